@@ -1,0 +1,1 @@
+//! reductio: memory-leak analysis by contradiction for C.
