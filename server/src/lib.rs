@@ -1,1 +1,8 @@
 //! reductio: memory-leak analysis by contradiction for C.
+//!
+//! Layers (each depends only on those above it): [`syntax`] → [`ir`] → [`db`]. See
+//! ARCHITECTURE.md for the code map and the invariants each layer keeps.
+pub mod config;
+pub mod db;
+pub mod ir;
+pub mod syntax;

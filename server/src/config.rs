@@ -1,0 +1,151 @@
+//! Configuration: `reductio.toml` at a workspace root (the CLI and the server read the same
+//! file), LSP `initializationOptions` and `workspace/didChangeConfiguration` (same keys, JSON).
+//!
+//! ```toml
+//! allocators = ["xmalloc", "pool_alloc"]    # return fresh memory (or NULL)
+//! deallocators = ["xfree"]                  # free their first argument
+//! unknown-calls-escape = true               # a pointer passed to an unknown function escapes
+//! exclude = ["third_party/**"]
+//! check-on = "save"                         # or "change" (editor only)
+//! [budget]
+//! transfers = 500                           # transfer-function applications per probe
+//! regions = 50                              # size of the region set S per probe
+//! ```
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Config {
+    pub allocators: Vec<String>,
+    pub deallocators: Vec<String>,
+    pub unknown_calls_escape: bool,
+    pub exclude: Vec<String>,
+    pub check_on: CheckOn,
+    pub budget: Budget,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            allocators: vec![],
+            deallocators: vec![],
+            unknown_calls_escape: true,
+            exclude: vec![],
+            check_on: CheckOn::Save,
+            budget: Budget::default(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum CheckOn {
+    #[default]
+    Save,
+    Change,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Budget {
+    /// Transfer-function applications per probe before it is abandoned (paper: 500).
+    pub transfers: u32,
+    /// Largest region set |S| before a probe is abandoned (paper: 50).
+    pub regions: u32,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            transfers: 500,
+            regions: 50,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for ConfigError {}
+
+impl Config {
+    /// Parse `reductio.toml` text. Unknown keys are errors: a typo must not silently turn a
+    /// setting off.
+    pub fn from_toml(text: &str) -> Result<Config, ConfigError> {
+        let c: Config = toml::from_str(text).map_err(|e| ConfigError(e.to_string()))?;
+        c.validate()
+    }
+
+    /// Parse LSP settings (JSON with the same keys).
+    pub fn from_json(value: serde_json::Value) -> Result<Config, ConfigError> {
+        let c: Config = serde_json::from_value(value).map_err(|e| ConfigError(e.to_string()))?;
+        c.validate()
+    }
+
+    fn validate(self) -> Result<Config, ConfigError> {
+        if self.budget.transfers == 0 {
+            return Err(ConfigError("budget.transfers must be at least 1".into()));
+        }
+        if self.budget.regions == 0 {
+            return Err(ConfigError("budget.regions must be at least 1".into()));
+        }
+        for name in self.allocators.iter().chain(&self.deallocators) {
+            if name.is_empty()
+                || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                || name.starts_with(|c: char| c.is_ascii_digit())
+            {
+                return Err(ConfigError(format!(
+                    "`{name}` is not a C function name (allocators/deallocators)"
+                )));
+            }
+        }
+        Ok(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_the_paper() {
+        let c = Config::from_toml("").unwrap();
+        assert_eq!(c.budget.transfers, 500);
+        assert_eq!(c.budget.regions, 50);
+        assert!(c.unknown_calls_escape);
+    }
+
+    #[test]
+    fn full_file_parses() {
+        let c = Config::from_toml(
+            "allocators = [\"xmalloc\"]\ndeallocators = [\"xfree\"]\ncheck-on = \"change\"\n\
+             [budget]\ntransfers = 100\n",
+        )
+        .unwrap();
+        assert_eq!(c.allocators, ["xmalloc"]);
+        assert_eq!(c.check_on, CheckOn::Change);
+        assert_eq!(c.budget.transfers, 100);
+        assert_eq!(c.budget.regions, 50);
+    }
+
+    #[test]
+    fn bad_config_is_a_clear_error() {
+        assert!(
+            Config::from_toml("alocators = []")
+                .unwrap_err()
+                .0
+                .contains("alocators")
+        );
+        assert!(Config::from_toml("[budget]\ntransfers = 0").is_err());
+        assert!(Config::from_toml("allocators = [\"not a name\"]").is_err());
+        assert!(Config::from_toml("check-on = \"never\"").is_err());
+        assert!(Config::from_toml("allocators = 3").is_err());
+    }
+}

@@ -1,0 +1,592 @@
+//! The items of one file: function definitions (as source text to lower on demand), typedefs,
+//! structs, prototypes, globals and integer constants.
+//!
+//! Real headers and sources are full of macro-decorated declarations (`LUA_API int f(…)`,
+//! `static int ZEXPORT f(…)`, `SQLITE_API int SQLITE_STDCALL f(…)`) that tree-sitter parses with
+//! ERROR nodes. tree-sitter still recovers the `function_definition` around them; what it gets
+//! wrong is the return type (the macro is taken as the type and the real type lands in an ERROR
+//! node, or in a broken declaration just before). We repair that here, walk into ERROR and `#if`
+//! regions to find functions, and count bodies that could not be attached to a function.
+
+use super::types::{
+    FnSig, StructDef, Type, TypeEnv, adjust_param_type, base_type, declarator_type,
+    parse_int_literal, text,
+};
+use crate::syntax::TextRange;
+use tree_sitter::{Node, Tree};
+
+/// A function definition as source: lowering re-parses `text` on demand, so a function's IR
+/// depends only on its own text (plus the workspace's declarations).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FunctionSource {
+    pub name: String,
+    /// The definition's text, from its first specifier to its closing brace.
+    pub text: String,
+    pub is_static: bool,
+    pub sig: FnSig,
+    /// The head had ERROR nodes (macro decorations) and the return type was repaired.
+    pub recovered: bool,
+}
+
+/// A function definition and where it starts in its file. The position is kept apart from the
+/// source so that moving a function (an edit above it) does not change what it lowers to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FunctionItem {
+    pub start: u32,
+    pub source: FunctionSource,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GlobalItem {
+    pub name: String,
+    pub ty: Type,
+    pub is_static: bool,
+    pub is_extern: bool,
+    /// Range of the `init_declarator` in the file, when the global has an initializer.
+    pub init: Option<TextRange>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ItemStats {
+    /// ERROR nodes at file level (outside function bodies).
+    pub error_nodes: u32,
+    /// Functions found with a macro-decorated head whose return type was repaired.
+    pub recovered_functions: u32,
+    /// Function-like fragments (a body or a function declarator) inside ERROR regions that could
+    /// not be turned into a function.
+    pub unrecovered: Vec<TextRange>,
+    /// Definitions of an already-defined name in the same file (e.g. `#ifdef` alternatives).
+    pub duplicate_functions: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct FileItems {
+    pub functions: Vec<FunctionItem>,
+    pub globals: Vec<GlobalItem>,
+    /// This file's declarations (typedefs, structs, signatures, globals, constants).
+    pub env: TypeEnv,
+    pub stats: ItemStats,
+}
+
+/// Preprocessor and ERROR regions nest deeper than this only in hostile input.
+const MAX_ITEM_DEPTH: u32 = 200;
+
+pub fn collect_items(tree: &Tree, src: &str) -> FileItems {
+    let mut c = Collector {
+        src: src.as_bytes(),
+        items: FileItems::default(),
+        structs: Vec::new(),
+        defined: Default::default(),
+    };
+    c.walk(tree.root_node(), 0);
+    for s in std::mem::take(&mut c.structs) {
+        c.add_struct(s);
+    }
+    c.items
+}
+
+struct Collector<'a> {
+    src: &'a [u8],
+    items: FileItems,
+    structs: Vec<StructDef>,
+    defined: rustc_hash::FxHashSet<String>,
+}
+
+impl<'a> Collector<'a> {
+    fn add_struct(&mut self, s: StructDef) {
+        match self.items.env.structs.get(&s.tag) {
+            Some(old) if !old.fields.is_empty() => {}
+            _ => {
+                self.items.env.structs.insert(s.tag.clone(), s);
+            }
+        }
+    }
+
+    fn walk(&mut self, node: Node, depth: u32) {
+        if depth > MAX_ITEM_DEPTH {
+            self.items.stats.unrecovered.push(TextRange::of_node(&node));
+            return;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for (i, child) in children.iter().enumerate() {
+            let prev = if i > 0 { Some(children[i - 1]) } else { None };
+            match child.kind() {
+                "function_definition" => self.function(*child, prev),
+                "declaration" => self.declaration(*child),
+                "type_definition" => self.typedef(*child),
+                "preproc_def" => self.define(*child),
+                "preproc_if" | "preproc_ifdef" | "preproc_elif" | "preproc_elifdef" => {
+                    if is_if_zero(*child, self.src) {
+                        // `#if 0` code is dead by intent; only its #else side counts.
+                        if let Some(alt) = child.child_by_field_name("alternative") {
+                            self.walk(alt, depth + 1);
+                        }
+                    } else {
+                        self.walk(*child, depth + 1);
+                    }
+                }
+                "preproc_else" | "linkage_specification" | "declaration_list" => {
+                    self.walk(*child, depth + 1)
+                }
+                "ERROR" => {
+                    self.items.stats.error_nodes += 1;
+                    self.walk(*child, depth + 1);
+                }
+                "compound_statement" if node.kind() == "ERROR" => {
+                    self.items.stats.unrecovered.push(TextRange::of_node(child));
+                }
+                "function_declarator" if node.kind() == "ERROR" => {
+                    // A function head whose body tree-sitter could not attach (e.g. a head
+                    // split by `#ifdef`). Its body, if any, is recovered separately.
+                    self.items.stats.unrecovered.push(TextRange::of_node(child));
+                }
+                "struct_specifier" | "union_specifier" | "enum_specifier" => {
+                    base_type(*child, self.src, &mut self.structs);
+                    self.enumerators(*child, 0);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn function(&mut self, node: Node, prev: Option<Node>) {
+        let src = self.src;
+        let Some(declarator) = node.child_by_field_name("declarator") else {
+            self.items.stats.unrecovered.push(TextRange::of_node(&node));
+            return;
+        };
+        let mut has_error_head = false;
+        let mut is_static = false;
+        let mut cursor = node.walk();
+        for ch in node.children(&mut cursor) {
+            if ch.id() == declarator.id() {
+                break;
+            }
+            match ch.kind() {
+                "ERROR" => has_error_head = true,
+                "storage_class_specifier" if text(ch, src) == "static" => is_static = true,
+                _ => {}
+            }
+        }
+        let type_node = node.child_by_field_name("type");
+        // `SQLITE_API int SQLITE_STDCALL f(…)`: tree-sitter ends a broken declaration
+        // `SQLITE_API int` (missing `;`) just before and takes `SQLITE_STDCALL` as the type.
+        let broken_prev = prev.filter(|p| {
+            p.kind() == "declaration"
+                && has_missing(*p)
+                && node.start_byte().saturating_sub(p.end_byte()) <= 2
+        });
+        if let Some(p) = broken_prev {
+            let t = text(p, src);
+            is_static |= t.split_whitespace().any(|w| w == "static");
+        }
+        let type_is_macro = type_node
+            .map(|t| t.kind() == "type_identifier" && looks_like_macro(text(t, src)))
+            .unwrap_or(false)
+            || type_node.map(|t| t.kind()) == Some("macro_type_specifier");
+        let recovered = has_error_head || (broken_prev.is_some() && type_is_macro);
+        let ret_base = if recovered {
+            let mut words: Vec<&str> = Vec::new();
+            if let Some(p) = broken_prev {
+                words.extend(words_of(p, src));
+            }
+            if let Some(t) = type_node {
+                words.extend(words_of(t, src));
+            }
+            let mut cursor = node.walk();
+            for ch in node.children(&mut cursor) {
+                if ch.id() == declarator.id() {
+                    break;
+                }
+                if ch.kind() == "ERROR" {
+                    words.extend(words_of(ch, src));
+                }
+            }
+            pick_return_type(&words)
+        } else {
+            type_node
+                .map(|t| base_type(t, src, &mut self.structs))
+                .unwrap_or(Type::Int)
+        };
+        let (name, ty) = declarator_type(ret_base, declarator, src, &mut self.structs);
+        let (Some((name, _)), Type::Function(sig)) = (name, ty) else {
+            self.items.stats.unrecovered.push(TextRange::of_node(&node));
+            return;
+        };
+        let mut sig = *sig;
+        self.knr_params(node, declarator, &mut sig);
+        if recovered {
+            self.items.stats.recovered_functions += 1;
+        }
+        if !self.defined.insert(name.clone()) {
+            self.items.stats.duplicate_functions += 1;
+        } else {
+            self.items.env.functions.insert(name.clone(), sig.clone());
+        }
+        self.items.functions.push(FunctionItem {
+            start: node.start_byte() as u32,
+            source: FunctionSource {
+                name,
+                text: text(node, src).to_string(),
+                is_static,
+                sig,
+                recovered,
+            },
+        });
+    }
+
+    /// K&R definitions declare parameter types between the head and the body.
+    fn knr_params(&mut self, node: Node, declarator: Node, sig: &mut FnSig) {
+        let src = self.src;
+        let mut cursor = node.walk();
+        let decls: Vec<Node> = node
+            .children(&mut cursor)
+            .filter(|c| c.kind() == "declaration")
+            .collect();
+        if decls.is_empty() {
+            return;
+        }
+        let Some(fd) = find_function_declarator(declarator) else {
+            return;
+        };
+        let Some(params) = fd.child_by_field_name("parameters") else {
+            return;
+        };
+        let mut c2 = params.walk();
+        let names: Vec<&str> = params
+            .named_children(&mut c2)
+            .filter(|p| p.kind() == "identifier")
+            .map(|p| text(p, src))
+            .collect();
+        for d in decls {
+            let Some(spec) = d.child_by_field_name("type") else {
+                continue;
+            };
+            let base = base_type(spec, src, &mut self.structs);
+            let mut c3 = d.walk();
+            for dd in d.children_by_field_name("declarator", &mut c3) {
+                let (n, t) = declarator_type(base.clone(), dd, src, &mut self.structs);
+                if let Some((n, _)) = n
+                    && let Some(i) = names.iter().position(|x| *x == n)
+                    && i < sig.params.len()
+                {
+                    sig.params[i] = adjust_param_type(t);
+                }
+            }
+        }
+    }
+
+    fn declaration(&mut self, node: Node) {
+        let src = self.src;
+        self.enumerators(node, 0);
+        if has_missing(node) {
+            // A macro-decorated head that tree-sitter split; it is not a real declaration.
+            return;
+        }
+        let Some(spec) = node.child_by_field_name("type") else {
+            return;
+        };
+        let base = base_type(spec, src, &mut self.structs);
+        let mut is_static = false;
+        let mut is_extern = false;
+        let mut cursor = node.walk();
+        for ch in node.children(&mut cursor) {
+            if ch.kind() == "storage_class_specifier" {
+                match text(ch, src) {
+                    "static" => is_static = true,
+                    "extern" => is_extern = true,
+                    _ => {}
+                }
+            }
+        }
+        let mut cursor = node.walk();
+        for d in node.children_by_field_name("declarator", &mut cursor) {
+            let (name, ty) = declarator_type(base.clone(), d, src, &mut self.structs);
+            let Some((name, _)) = name else { continue };
+            match ty {
+                Type::Function(sig) => {
+                    if !self.defined.contains(&name) {
+                        self.items.env.functions.insert(name, *sig);
+                    }
+                }
+                ty => {
+                    self.items.env.globals.insert(name.clone(), ty.clone());
+                    let init = (d.kind() == "init_declarator").then(|| TextRange::of_node(&d));
+                    self.items.globals.push(GlobalItem {
+                        name,
+                        ty,
+                        is_static,
+                        is_extern,
+                        init,
+                    });
+                }
+            }
+        }
+    }
+
+    fn typedef(&mut self, node: Node) {
+        let src = self.src;
+        self.enumerators(node, 0);
+        let Some(spec) = node.child_by_field_name("type") else {
+            return;
+        };
+        let mut base = base_type(spec, src, &mut self.structs);
+        let mut cursor = node.walk();
+        let declarators: Vec<Node> = node
+            .children_by_field_name("declarator", &mut cursor)
+            .collect();
+        // `typedef struct { … } Foo;`: name the anonymous struct after its typedef so that
+        // its regions read well.
+        if let Some(tag) = base.struct_tag()
+            && tag.starts_with("<anon")
+            && let Some(first) = declarators.first()
+            && first.kind() == "type_identifier"
+        {
+            let new_tag = text(*first, src).to_string();
+            if let Some(s) = self.structs.iter_mut().rev().find(|s| s.tag == tag) {
+                s.tag = new_tag.clone();
+            }
+            base = match base {
+                Type::Union(_) => Type::Union(new_tag),
+                _ => Type::Struct(new_tag),
+            };
+        }
+        for d in declarators {
+            let (name, ty) = declarator_type(base.clone(), d, src, &mut self.structs);
+            if let Some((name, _)) = name
+                && Type::Named(name.clone()) != ty
+            {
+                self.items.env.typedefs.insert(name, ty);
+            }
+        }
+    }
+
+    /// `#define NAME <integer>` gives a known constant.
+    fn define(&mut self, node: Node) {
+        let src = self.src;
+        let (Some(name), Some(value)) = (
+            node.child_by_field_name("name"),
+            node.child_by_field_name("value"),
+        ) else {
+            return;
+        };
+        let v = text(value, src).trim();
+        let v = v.trim_start_matches('(').trim_end_matches(')');
+        if let Some(n) = parse_int_literal(v) {
+            self.items
+                .env
+                .constants
+                .insert(text(name, src).to_string(), Some(n));
+        }
+    }
+
+    fn enumerators(&mut self, node: Node, depth: u32) {
+        if depth > 8 {
+            return;
+        }
+        let src = self.src;
+        let mut cursor = node.walk();
+        for ch in node.named_children(&mut cursor) {
+            match ch.kind() {
+                "enumerator" => {
+                    if let Some(n) = ch.child_by_field_name("name") {
+                        let v = ch
+                            .child_by_field_name("value")
+                            .and_then(|v| parse_int_literal(text(v, src)));
+                        self.items.env.constants.insert(text(n, src).to_string(), v);
+                    }
+                }
+                "enum_specifier" | "enumerator_list" | "init_declarator" | "type_descriptor" => {
+                    self.enumerators(ch, depth + 1)
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn is_if_zero(node: Node, src: &[u8]) -> bool {
+    node.kind() == "preproc_if"
+        && node
+            .child_by_field_name("condition")
+            .map(|c| text(c, src).trim() == "0")
+            .unwrap_or(false)
+}
+
+fn has_missing(node: Node) -> bool {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).any(|c| c.is_missing())
+}
+
+pub(crate) fn find_function_declarator(mut node: Node) -> Option<Node> {
+    for _ in 0..64 {
+        if node.kind() == "function_declarator" {
+            return Some(node);
+        }
+        node = node.child_by_field_name("declarator").or_else(|| {
+            let mut c = node.walk();
+            node.named_children(&mut c)
+                .find(|n| n.kind().ends_with("declarator"))
+        })?;
+    }
+    None
+}
+
+/// `LUA_API`, `ZEXPORT`, `SQLITE_STDCALL`: all-caps words are macros by convention.
+fn looks_like_macro(word: &str) -> bool {
+    word.len() > 1
+        && word.chars().any(|c| c.is_ascii_uppercase())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn words_of<'a>(node: Node, src: &'a [u8]) -> Vec<&'a str> {
+    text(node, src)
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+const C_TYPE_WORDS: &[&str] = &[
+    "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool",
+    "bool",
+];
+const C_QUALIFIER_WORDS: &[&str] = &[
+    "static",
+    "extern",
+    "inline",
+    "const",
+    "volatile",
+    "register",
+    "restrict",
+    "__inline",
+    "__inline__",
+    "struct",
+    "union",
+    "enum",
+];
+
+/// Choose the real return type among the words of a macro-decorated head: a C type keyword if
+/// there is one, else the last word that does not look like a macro.
+fn pick_return_type(words: &[&str]) -> Type {
+    if let Some(w) = words.iter().rev().find(|w| C_TYPE_WORDS.contains(w)) {
+        return match *w {
+            "void" => Type::Void,
+            "float" | "double" => Type::Float,
+            _ => Type::Int,
+        };
+    }
+    let candidates: Vec<&&str> = words
+        .iter()
+        .filter(|w| !C_QUALIFIER_WORDS.contains(w) && !w.starts_with("__"))
+        .collect();
+    // `struct foo` in a decorated head: the word after `struct`.
+    if let Some(i) = words.iter().rposition(|w| *w == "struct" || *w == "union")
+        && let Some(tag) = words.get(i + 1)
+    {
+        return if words[i] == "union" {
+            Type::Union(tag.to_string())
+        } else {
+            Type::Struct(tag.to_string())
+        };
+    }
+    match candidates.iter().rev().find(|w| !looks_like_macro(w)) {
+        Some(w) => Type::Named(w.to_string()),
+        None => Type::Unknown,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn items(src: &str) -> FileItems {
+        let tree = crate::syntax::parse(src, None);
+        collect_items(&tree, src)
+    }
+
+    #[test]
+    fn macro_decorated_heads_recover_functions_and_return_types() {
+        let f = items(
+            "LUA_API int lua_f (lua_State *L, int x) { return x; }\n\
+             static int ZEXPORT deflate(z_streamp strm, int flush) { return 0; }\n\
+             SQLITE_API int SQLITE_STDCALL sqlite3_foo(int *p) { return 0; }\n\
+             LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) { return 0; }\n\
+             char FAR * FAR p2(int a) { return 0; }\n\
+             int __attribute__((noinline)) g(void) { return 1; }\n",
+        );
+        let names: Vec<_> = f.functions.iter().map(|f| f.source.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["lua_f", "deflate", "sqlite3_foo", "lua_newstate", "p2", "g"]
+        );
+        let ret = |n: &str| f.env.functions[n].ret.clone();
+        assert_eq!(ret("lua_f"), Type::Int);
+        assert_eq!(ret("deflate"), Type::Int);
+        assert_eq!(ret("sqlite3_foo"), Type::Int);
+        assert_eq!(
+            ret("lua_newstate"),
+            Type::pointer_to(Type::Named("lua_State".into()))
+        );
+        assert_eq!(ret("p2"), Type::pointer_to(Type::Int));
+        assert!(f.functions[1].source.is_static);
+        assert!(f.functions[2].source.text.starts_with("SQLITE_STDCALL"));
+        assert!(f.env.globals.is_empty(), "{:?}", f.env.globals);
+    }
+
+    #[test]
+    fn typedefs_structs_globals_and_constants() {
+        let f = items(
+            "typedef struct list { int data; struct list *next; } List;\n\
+             typedef struct { char *name; union { int a; void *b; }; } Anon;\n\
+             enum color { RED, GREEN = 5 };\n\
+             #define BUFSZ 4096\n\
+             static List *head = 0;\n\
+             extern char *names[];\n\
+             List *prepend(List *l, int v);\n",
+        );
+        assert_eq!(f.env.typedefs["List"], Type::Struct("list".into()));
+        assert_eq!(f.env.typedefs["Anon"], Type::Struct("Anon".into()));
+        let anon = &f.env.structs["Anon"];
+        let fields: Vec<_> = anon.fields.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(fields, ["name", "a", "b"]);
+        assert_eq!(f.env.constants["GREEN"], Some(5));
+        assert_eq!(f.env.constants["RED"], None);
+        assert_eq!(f.env.constants["BUFSZ"], Some(4096));
+        assert_eq!(
+            f.env.globals["head"],
+            Type::pointer_to(Type::Named("List".into()))
+        );
+        assert!(
+            f.globals
+                .iter()
+                .any(|g| g.name == "head" && g.is_static && g.init.is_some())
+        );
+        assert_eq!(
+            f.env.functions["prepend"].params,
+            vec![Type::pointer_to(Type::Named("List".into())), Type::Int]
+        );
+    }
+
+    #[test]
+    fn functions_inside_error_and_if_regions_are_found() {
+        let f = items(
+            "#ifdef WIN\nint w(void) {\n#else\nint w(int a) {\n#endif\n  return 0;\n}\n\
+             int ok(void) { return 1; }\n#if 0\nint dead(void) { return 0; }\n#endif\n",
+        );
+        let names: Vec<_> = f.functions.iter().map(|f| f.source.name.as_str()).collect();
+        assert!(names.contains(&"w") && names.contains(&"ok"), "{names:?}");
+        assert!(!names.contains(&"dead"));
+    }
+
+    #[test]
+    fn knr_parameters_get_their_declared_types() {
+        let f = items("int knr(a, b) int a; char *b; { return a; }\n");
+        assert_eq!(
+            f.env.functions["knr"].params,
+            vec![Type::Int, Type::pointer_to(Type::Int)]
+        );
+    }
+}

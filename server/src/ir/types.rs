@@ -1,0 +1,576 @@
+//! C types as far as the leak analysis needs them: which values are pointers, what they point
+//! to, and the fields of structs. Typedef names stay symbolic (`Named`) until [`TypeEnv::resolve`]
+//! looks them up in the workspace, so a file's items can be collected without the others.
+
+use rustc_hash::FxHashMap;
+use std::fmt;
+use tree_sitter::Node;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Type {
+    /// Not known (an unparsed type, or an expression whose type we could not work out).
+    #[default]
+    Unknown,
+    Void,
+    /// Every integer type, `_Bool`, `char` and enums.
+    Int,
+    Float,
+    Pointer(Box<Type>),
+    Array(Box<Type>, Option<u64>),
+    Struct(String),
+    Union(String),
+    Function(Box<FnSig>),
+    /// A typedef name, not yet resolved (or declared nowhere in the workspace, like `FILE`).
+    Named(String),
+}
+
+impl Type {
+    pub fn pointer_to(t: Type) -> Type {
+        Type::Pointer(Box::new(t))
+    }
+    pub fn is_pointer(&self) -> bool {
+        matches!(self, Type::Pointer(_))
+    }
+    /// Pointer-like for value purposes: pointers and arrays (which decay to pointers).
+    pub fn is_pointer_like(&self) -> bool {
+        matches!(self, Type::Pointer(_) | Type::Array(..))
+    }
+    pub fn is_scalar_number(&self) -> bool {
+        matches!(self, Type::Int | Type::Float)
+    }
+    /// What a pointer or array points to.
+    pub fn pointee(&self) -> Option<&Type> {
+        match self {
+            Type::Pointer(t) | Type::Array(t, _) => Some(t),
+            _ => None,
+        }
+    }
+    pub fn struct_tag(&self) -> Option<&str> {
+        match self {
+            Type::Struct(t) | Type::Union(t) => Some(t),
+            _ => None,
+        }
+    }
+    pub fn is_aggregate(&self) -> bool {
+        matches!(self, Type::Struct(_) | Type::Union(_))
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Unknown => write!(f, "?"),
+            Type::Void => write!(f, "void"),
+            Type::Int => write!(f, "int"),
+            Type::Float => write!(f, "double"),
+            Type::Pointer(t) => write!(f, "{t}*"),
+            Type::Array(t, Some(n)) => write!(f, "{t}[{n}]"),
+            Type::Array(t, None) => write!(f, "{t}[]"),
+            Type::Struct(s) => write!(f, "struct {s}"),
+            Type::Union(s) => write!(f, "union {s}"),
+            Type::Function(sig) => {
+                write!(f, "{}(", sig.ret)?;
+                for (i, p) in sig.params.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{p}")?;
+                }
+                if sig.variadic {
+                    write!(f, "{}...", if sig.params.is_empty() { "" } else { ", " })?;
+                }
+                write!(f, ")")
+            }
+            Type::Named(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct FnSig {
+    pub ret: Type,
+    pub params: Vec<Type>,
+    pub variadic: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FieldDef {
+    pub name: String,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StructDef {
+    pub tag: String,
+    pub is_union: bool,
+    /// Fields in order; members of anonymous nested structs/unions are flattened in.
+    pub fields: Vec<FieldDef>,
+}
+
+/// What the whole workspace declares: typedefs, struct layouts, function signatures, globals
+/// and integer constants (enumerators and `#define NAME <number>`).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct TypeEnv {
+    pub typedefs: FxHashMap<String, Type>,
+    pub structs: FxHashMap<String, StructDef>,
+    pub functions: FxHashMap<String, FnSig>,
+    pub globals: FxHashMap<String, Type>,
+    pub constants: FxHashMap<String, Option<i64>>,
+}
+
+/// Integer typedefs from the C library and POSIX that real code uses without us seeing their
+/// headers. Treating them as integers keeps them out of the pointer analysis.
+const BUILTIN_INTEGER_TYPEDEFS: &[&str] = &[
+    "size_t",
+    "ssize_t",
+    "ptrdiff_t",
+    "intptr_t",
+    "uintptr_t",
+    "intmax_t",
+    "uintmax_t",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+    "int_least8_t",
+    "int_least16_t",
+    "int_least32_t",
+    "int_least64_t",
+    "uint_least8_t",
+    "uint_least16_t",
+    "uint_least32_t",
+    "uint_least64_t",
+    "int_fast8_t",
+    "int_fast16_t",
+    "int_fast32_t",
+    "int_fast64_t",
+    "uint_fast8_t",
+    "uint_fast16_t",
+    "uint_fast32_t",
+    "uint_fast64_t",
+    "off_t",
+    "off64_t",
+    "time_t",
+    "clock_t",
+    "pid_t",
+    "uid_t",
+    "gid_t",
+    "mode_t",
+    "dev_t",
+    "ino_t",
+    "nlink_t",
+    "blksize_t",
+    "blkcnt_t",
+    "socklen_t",
+    "suseconds_t",
+    "useconds_t",
+    "sig_atomic_t",
+    "wchar_t",
+    "wint_t",
+    "char16_t",
+    "char32_t",
+    "bool",
+    "_Bool",
+    "errno_t",
+    "rsize_t",
+    "u_char",
+    "u_short",
+    "u_int",
+    "u_long",
+    "uint",
+    "ulong",
+    "ushort",
+    "uchar",
+];
+
+/// Whether a type name is a C library integer typedef.
+pub fn is_builtin_integer_typedef(name: &str) -> bool {
+    BUILTIN_INTEGER_TYPEDEFS.contains(&name)
+}
+
+/// Typedef chains longer than this are treated as cycles.
+const MAX_TYPEDEF_DEPTH: u32 = 32;
+
+impl TypeEnv {
+    /// Replace typedef names by what they stand for, everywhere inside `ty`.
+    pub fn resolve(&self, ty: &Type) -> Type {
+        self.resolve_depth(ty, 0)
+    }
+
+    fn resolve_depth(&self, ty: &Type, depth: u32) -> Type {
+        if depth > MAX_TYPEDEF_DEPTH {
+            return Type::Unknown;
+        }
+        match ty {
+            Type::Named(n) => match self.typedefs.get(n) {
+                Some(t) => self.resolve_depth(t, depth + 1),
+                None if is_builtin_integer_typedef(n) => Type::Int,
+                None => ty.clone(),
+            },
+            Type::Pointer(t) => Type::Pointer(Box::new(self.resolve_depth(t, depth + 1))),
+            Type::Array(t, n) => Type::Array(Box::new(self.resolve_depth(t, depth + 1)), *n),
+            Type::Function(sig) => Type::Function(Box::new(FnSig {
+                ret: self.resolve_depth(&sig.ret, depth + 1),
+                params: sig
+                    .params
+                    .iter()
+                    .map(|p| self.resolve_depth(p, depth + 1))
+                    .collect(),
+                variadic: sig.variadic,
+            })),
+            _ => ty.clone(),
+        }
+    }
+
+    /// The type of field `field` of struct/union type `ty` (after resolution).
+    pub fn field_type(&self, ty: &Type, field: &str) -> Type {
+        let Some(tag) = ty.struct_tag() else {
+            return Type::Unknown;
+        };
+        self.structs
+            .get(tag)
+            .and_then(|s| s.fields.iter().find(|f| f.name == field))
+            .map(|f| self.resolve(&f.ty))
+            .unwrap_or(Type::Unknown)
+    }
+
+    pub fn struct_def(&self, ty: &Type) -> Option<&StructDef> {
+        ty.struct_tag().and_then(|t| self.structs.get(t))
+    }
+
+    /// Merge another file's declarations; the first definition of a name wins.
+    pub fn merge(&mut self, other: &TypeEnv) {
+        for (k, v) in &other.typedefs {
+            self.typedefs.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        for (k, v) in &other.structs {
+            // A definition with fields beats a forward declaration's empty one.
+            match self.structs.get(k) {
+                Some(old) if !old.fields.is_empty() => {}
+                _ => {
+                    self.structs.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        for (k, v) in &other.functions {
+            self.functions.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        for (k, v) in &other.globals {
+            self.globals.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        for (k, v) in &other.constants {
+            self.constants.entry(k.clone()).or_insert(*v);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types from syntax
+
+pub(crate) fn text<'a>(node: Node, src: &'a [u8]) -> &'a str {
+    node.utf8_text(src).unwrap_or("")
+}
+
+/// A stable tag for an anonymous struct: its body text's hash, so that identical definitions
+/// seen from different files agree.
+fn anonymous_tag(node: Node, src: &[u8]) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    text(node, src).hash(&mut h);
+    format!("<anon {:08x}>", h.finish() as u32)
+}
+
+/// The base type named by a declaration's specifiers (`type` field), and any struct definitions
+/// found inside it (pushed to `structs`).
+pub(crate) fn base_type(spec: Node, src: &[u8], structs: &mut Vec<StructDef>) -> Type {
+    match spec.kind() {
+        "primitive_type" => match text(spec, src) {
+            "void" => Type::Void,
+            "float" | "double" => Type::Float,
+            _ => Type::Int,
+        },
+        "sized_type_specifier" => {
+            // `unsigned`, `long double`, `short int`...
+            let t = text(spec, src);
+            if t.contains("double") || t.contains("float") {
+                Type::Float
+            } else {
+                Type::Int
+            }
+        }
+        "enum_specifier" => Type::Int,
+        "struct_specifier" | "union_specifier" => {
+            let is_union = spec.kind() == "union_specifier";
+            let tag = match spec.child_by_field_name("name") {
+                Some(n) => text(n, src).to_string(),
+                None => anonymous_tag(spec, src),
+            };
+            if let Some(body) = spec.child_by_field_name("body") {
+                let fields = struct_fields(body, src, structs, 0);
+                structs.push(StructDef {
+                    tag: tag.clone(),
+                    is_union,
+                    fields,
+                });
+            }
+            if is_union {
+                Type::Union(tag)
+            } else {
+                Type::Struct(tag)
+            }
+        }
+        "type_identifier" => {
+            let n = text(spec, src);
+            if is_builtin_integer_typedef(n) {
+                Type::Int
+            } else {
+                Type::Named(n.to_string())
+            }
+        }
+        "type_descriptor" => type_descriptor(spec, src, structs),
+        _ => Type::Unknown,
+    }
+}
+
+/// Nested anonymous members deeper than this are not flattened.
+const MAX_STRUCT_NESTING: u32 = 16;
+
+fn struct_fields(
+    body: Node,
+    src: &[u8],
+    structs: &mut Vec<StructDef>,
+    depth: u32,
+) -> Vec<FieldDef> {
+    let mut fields = Vec::new();
+    let mut cursor = body.walk();
+    for decl in body.named_children(&mut cursor) {
+        if decl.kind() != "field_declaration" {
+            continue;
+        }
+        let Some(spec) = decl.child_by_field_name("type") else {
+            continue;
+        };
+        let base = base_type(spec, src, structs);
+        let mut c2 = decl.walk();
+        let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c2).collect();
+        if declarators.is_empty() {
+            // C11 anonymous struct/union member: its fields belong to the parent.
+            if depth < MAX_STRUCT_NESTING
+                && matches!(spec.kind(), "struct_specifier" | "union_specifier")
+                && spec.child_by_field_name("name").is_none()
+                && let Some(inner) = spec.child_by_field_name("body")
+            {
+                fields.extend(struct_fields(inner, src, structs, depth + 1));
+            }
+            continue;
+        }
+        for d in declarators {
+            let (name, ty) = declarator_type(base.clone(), d, src, structs);
+            if let Some((name, _)) = name {
+                fields.push(FieldDef { name, ty });
+            }
+        }
+    }
+    fields
+}
+
+/// `(type_descriptor type: … declarator: abstract…)` as used by casts, sizeof and compound
+/// literals.
+pub(crate) fn type_descriptor(node: Node, src: &[u8], structs: &mut Vec<StructDef>) -> Type {
+    let Some(spec) = node.child_by_field_name("type") else {
+        return Type::Unknown;
+    };
+    let base = base_type(spec, src, structs);
+    match node.child_by_field_name("declarator") {
+        Some(d) => declarator_type(base, d, src, structs).1,
+        None => base,
+    }
+}
+
+/// Declarators nest deeper than this only in generated or hostile code.
+const MAX_DECLARATOR_DEPTH: u32 = 64;
+
+/// Apply a declarator to a base type: returns the declared name (with its node range) and the
+/// full type. The outermost declarator node applies first, so `*a[3]` is an array of pointers.
+pub(crate) fn declarator_type(
+    base: Type,
+    decl: Node,
+    src: &[u8],
+    structs: &mut Vec<StructDef>,
+) -> (Option<(String, crate::syntax::TextRange)>, Type) {
+    let mut ty = base;
+    let mut node = decl;
+    for _ in 0..MAX_DECLARATOR_DEPTH {
+        match node.kind() {
+            "identifier" | "field_identifier" | "type_identifier" | "primitive_type" => {
+                return (
+                    Some((
+                        text(node, src).to_string(),
+                        crate::syntax::TextRange::of_node(&node),
+                    )),
+                    ty,
+                );
+            }
+            "pointer_declarator" | "abstract_pointer_declarator" => {
+                ty = Type::pointer_to(ty);
+                match node.child_by_field_name("declarator") {
+                    Some(d) => node = d,
+                    None => return (None, ty),
+                }
+            }
+            "array_declarator" | "abstract_array_declarator" => {
+                let size = node
+                    .child_by_field_name("size")
+                    .and_then(|s| parse_int_literal(text(s, src)));
+                ty = Type::Array(Box::new(ty), size.map(|s| s as u64));
+                match node.child_by_field_name("declarator") {
+                    Some(d) => node = d,
+                    None => return (None, ty),
+                }
+            }
+            "function_declarator" | "abstract_function_declarator" => {
+                let sig = match node.child_by_field_name("parameters") {
+                    Some(p) => signature_from_params(ty, p, src, structs),
+                    None => FnSig {
+                        ret: ty,
+                        params: vec![],
+                        variadic: false,
+                    },
+                };
+                ty = Type::Function(Box::new(sig));
+                match node.child_by_field_name("declarator") {
+                    Some(d) => node = d,
+                    None => return (None, ty),
+                }
+            }
+            "init_declarator" | "attributed_declarator" => {
+                match node
+                    .child_by_field_name("declarator")
+                    .or_else(|| node.named_child(0))
+                {
+                    Some(d) => node = d,
+                    None => return (None, ty),
+                }
+            }
+            "parenthesized_declarator" | "abstract_parenthesized_declarator" => {
+                let mut c = node.walk();
+                let inner = node
+                    .named_children(&mut c)
+                    .find(|n| !matches!(n.kind(), "ms_call_modifier" | "attribute_specifier"));
+                match inner {
+                    Some(d) => node = d,
+                    None => return (None, ty),
+                }
+            }
+            _ => {
+                // ERROR or a macro wrapped around the declarator: look for a declarator inside.
+                let mut c = node.walk();
+                let inner = node
+                    .named_children(&mut c)
+                    .find(|n| n.kind().ends_with("declarator") || n.kind() == "identifier");
+                match inner {
+                    Some(d) => node = d,
+                    None => return (None, ty),
+                }
+            }
+        }
+    }
+    (None, ty)
+}
+
+/// Parameter types of a `parameter_list`, and whether it ends in `...`.
+pub(crate) fn signature_from_params(
+    ret: Type,
+    params: Node,
+    src: &[u8],
+    structs: &mut Vec<StructDef>,
+) -> FnSig {
+    let mut sig = FnSig {
+        ret,
+        params: vec![],
+        variadic: false,
+    };
+    let mut c = params.walk();
+    for p in params.named_children(&mut c) {
+        match p.kind() {
+            "parameter_declaration" => {
+                let base = p
+                    .child_by_field_name("type")
+                    .map(|t| base_type(t, src, structs))
+                    .unwrap_or_default();
+                let ty = match p.child_by_field_name("declarator") {
+                    Some(d) => declarator_type(base, d, src, structs).1,
+                    None => base,
+                };
+                if ty == Type::Void && p.child_by_field_name("declarator").is_none() {
+                    continue; // `f(void)`
+                }
+                sig.params.push(adjust_param_type(ty));
+            }
+            "variadic_parameter" => sig.variadic = true,
+            // K&R identifier lists: types come from the declarations before the body.
+            "identifier" => sig.params.push(Type::Int),
+            _ => {}
+        }
+    }
+    // `...` appears as an anonymous "..." token in some grammar versions.
+    let mut c = params.walk();
+    if params.children(&mut c).any(|n| n.kind() == "...") {
+        sig.variadic = true;
+    }
+    sig
+}
+
+/// Parameters of array or function type are pointers (C11 6.7.6.3).
+pub(crate) fn adjust_param_type(ty: Type) -> Type {
+    match ty {
+        Type::Array(t, _) => Type::Pointer(t),
+        Type::Function(_) => Type::pointer_to(ty),
+        t => t,
+    }
+}
+
+/// Parse a C integer literal (decimal, hex, octal, binary, with suffixes).
+pub(crate) fn parse_int_literal(s: &str) -> Option<i64> {
+    let s = s.trim().replace('\'', "");
+    let s = s.trim_end_matches(['u', 'U', 'l', 'L']);
+    if s.is_empty() {
+        return None;
+    }
+    let (digits, radix) = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        (h, 16)
+    } else if let Some(b) = s.strip_prefix("0b").or_else(|| s.strip_prefix("0B")) {
+        (b, 2)
+    } else if s.len() > 1 && s.starts_with('0') {
+        (&s[1..], 8)
+    } else {
+        (s, 10)
+    };
+    u64::from_str_radix(digits, radix).ok().map(|v| v as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int_literals() {
+        assert_eq!(parse_int_literal("0"), Some(0));
+        assert_eq!(parse_int_literal("42UL"), Some(42));
+        assert_eq!(parse_int_literal("0x1F"), Some(31));
+        assert_eq!(parse_int_literal("017"), Some(15));
+        assert_eq!(parse_int_literal("1.5"), None);
+    }
+
+    #[test]
+    fn typedef_cycles_terminate() {
+        let mut env = TypeEnv::default();
+        env.typedefs.insert("A".into(), Type::Named("B".into()));
+        env.typedefs.insert("B".into(), Type::Named("A".into()));
+        assert_eq!(env.resolve(&Type::Named("A".into())), Type::Unknown);
+    }
+}
