@@ -16,8 +16,14 @@
 //! an edit inside a body leaves them equal and salsa backdates them.
 
 use crate::config::Config;
-use crate::ir::{self, FileItems, FunctionIr, FunctionSource, LibraryModel, LowerContext, TypeEnv};
+use crate::ir::{
+    self, Callee, ExprKind, FileItems, FunctionIr, FunctionSource, LibraryModel, LowerContext,
+    NodeId, StmtKind, Symbol, TypeEnv,
+};
+use crate::probe::{self, EngineConfig, FuncId, ProbeKind, ProbeSite, Unproved, Verdict};
+use crate::regions::TypeClasses;
 use crate::syntax::{LineIndex, SyntaxTree, TextRange};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -278,6 +284,401 @@ pub fn location(db: &dyn Db, f: Function<'_>, r: TextRange) -> (u32, u32) {
     let idx = line_index(db, f.file(db));
     let lc = idx.line_col(f.start(db) + r.start);
     (lc.line + 1, lc.col + 1)
+}
+
+// ---- the analysis ------------------------------------------------------------------------
+
+/// Every function of the workspace, in file order. A function's index here is its
+/// [`probe::FuncId`].
+#[salsa::tracked(returns(ref))]
+pub fn all_functions(db: &dyn Db, ws: Workspace) -> Vec<Function<'_>> {
+    let mut out = Vec::new();
+    for f in ws.files(db) {
+        out.extend(file_functions(db, *f).iter().copied());
+    }
+    out
+}
+
+/// Direct call sites of every function (callee index → (caller index, call node)) and the
+/// functions whose address is taken (possible targets of indirect calls).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CallGraph {
+    pub callers: FxHashMap<u32, Vec<(u32, NodeId)>>,
+    pub address_taken: Vec<u32>,
+}
+
+#[salsa::tracked(returns(clone))]
+pub fn call_graph(db: &dyn Db, ws: Workspace) -> Arc<CallGraph> {
+    let funcs = all_functions(db, ws);
+    let index: FxHashMap<Function<'_>, u32> = funcs
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (*f, i as u32))
+        .collect();
+    let mut g = CallGraph::default();
+    let mut taken: FxHashSet<u32> = FxHashSet::default();
+    for (i, f) in funcs.iter().enumerate() {
+        let ir = lowered(db, *f);
+        for id in ir.node_ids() {
+            if let StmtKind::Call {
+                callee: Callee::Direct(name),
+                ..
+            } = &ir.node(id).stmt.kind
+                && let Some(target) = resolve_function(db, f.file(db), name)
+                && let Some(&t) = index.get(&target)
+            {
+                g.callers.entry(t).or_default().push((i as u32, id));
+            }
+        }
+        for (_, e) in ir.exprs.iter() {
+            if let ExprKind::Addr(Symbol::Function(name)) = &e.kind
+                && let Some(target) = resolve_function(db, f.file(db), name)
+                && let Some(&t) = index.get(&target)
+            {
+                taken.insert(t);
+            }
+        }
+    }
+    // Indirect calls may reach any address-taken function of the right arity.
+    let mut taken: Vec<u32> = taken.into_iter().collect();
+    taken.sort_unstable();
+    for (i, f) in funcs.iter().enumerate() {
+        let ir = lowered(db, *f);
+        for id in ir.node_ids() {
+            if let StmtKind::Call {
+                callee: Callee::Indirect(_),
+                args,
+                ..
+            } = &ir.node(id).stmt.kind
+            {
+                for &t in &taken {
+                    if lowered(db, funcs[t as usize]).params.len() == args.len() {
+                        g.callers.entry(t).or_default().push((i as u32, id));
+                    }
+                }
+            }
+        }
+    }
+    g.address_taken = taken;
+    Arc::new(g)
+}
+
+/// Callers of one function: probes read this, not the whole graph, so an edit elsewhere does
+/// not re-run them.
+#[salsa::tracked(returns(clone))]
+pub fn callers_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<(u32, NodeId)>> {
+    let ws = db.workspace();
+    let idx = all_functions(db, ws).iter().position(|g| *g == f);
+    let g = call_graph(db, ws);
+    Arc::new(
+        idx.and_then(|i| g.callers.get(&(i as u32)).cloned())
+            .unwrap_or_default(),
+    )
+}
+
+#[salsa::tracked(returns(clone))]
+pub fn type_classes(db: &dyn Db, ws: Workspace) -> Arc<TypeClasses> {
+    let env = type_env(db, ws);
+    let bodies: Vec<Arc<FunctionIr>> = all_functions(db, ws)
+        .iter()
+        .map(|f| lowered(db, *f))
+        .collect();
+    Arc::new(TypeClasses::build(
+        bodies.iter().map(|b| (b.name.as_str(), b.as_ref())),
+        &env,
+    ))
+}
+
+/// The probes of one function.
+#[salsa::tracked(returns(clone))]
+pub fn function_probes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<ProbeSite>> {
+    let ir = lowered(db, f);
+    let env = type_env(db, db.workspace());
+    let file = f.file(db);
+    let has_body = |name: &str| resolve_function(db, file, name).is_some();
+    Arc::new(probe::probe_sites(&ir, &env, &has_body))
+}
+
+/// The engine's view of the program, reading everything through queries.
+struct DbProgram<'db> {
+    db: &'db dyn Db,
+    funcs: &'db [Function<'db>],
+    env: Arc<TypeEnv>,
+    classes: Arc<TypeClasses>,
+}
+
+impl<'db> DbProgram<'db> {
+    fn new(db: &'db dyn Db) -> Self {
+        let ws = db.workspace();
+        DbProgram {
+            db,
+            funcs: all_functions(db, ws),
+            env: type_env(db, ws),
+            classes: type_classes(db, ws),
+        }
+    }
+    fn index_of(&self, f: Function<'db>) -> Option<u32> {
+        self.funcs.iter().position(|g| *g == f).map(|i| i as u32)
+    }
+}
+
+impl probe::Program for DbProgram<'_> {
+    fn body(&self, f: FuncId) -> Arc<FunctionIr> {
+        lowered(self.db, self.funcs[f as usize])
+    }
+    fn function_name(&self, f: FuncId) -> String {
+        self.funcs[f as usize].name(self.db).clone()
+    }
+    fn resolve(&self, from: FuncId, name: &str) -> Option<FuncId> {
+        let file = self.funcs[from as usize].file(self.db);
+        resolve_function(self.db, file, name).and_then(|g| self.index_of(g))
+    }
+    fn callers(&self, f: FuncId) -> Vec<(FuncId, NodeId)> {
+        callers_of(self.db, self.funcs[f as usize]).as_ref().clone()
+    }
+    fn indirect_targets(&self, arity: usize) -> Vec<FuncId> {
+        let g = call_graph(self.db, self.db.workspace());
+        g.address_taken
+            .iter()
+            .copied()
+            .filter(|t| self.body(*t).params.len() == arity)
+            .collect()
+    }
+    fn env(&self) -> &TypeEnv {
+        &self.env
+    }
+    fn classes(&self) -> &TypeClasses {
+        &self.classes
+    }
+    fn checkpoint(&self) {
+        self.db.unwind_if_revision_cancelled();
+    }
+}
+
+/// A location in a file, 1-based, as the JSON output writes it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SourceLoc {
+    pub file: PathBuf,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub function: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    pub loc: SourceLoc,
+    pub note: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VerdictKind {
+    Proved,
+    Leak,
+    Unproved,
+}
+
+impl VerdictKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerdictKind::Proved => "proved",
+            VerdictKind::Leak => "leak",
+            VerdictKind::Unproved => "unproved",
+        }
+    }
+}
+
+/// One probe's verdict, ready for every output format.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Finding {
+    pub loc: SourceLoc,
+    pub verdict: VerdictKind,
+    pub probe: ProbeKind,
+    pub variable: String,
+    pub message: String,
+    /// `input-dependent`, `budget`, `unsupported` (unproved only).
+    pub reason: Option<String>,
+    pub allocation: Vec<SourceLoc>,
+    /// For a leak, the path from the allocation; for a proof, where it was refuted.
+    pub trace: Vec<Step>,
+    pub transfers: u32,
+}
+
+/// The verdict of probe `index` of function `f`.
+#[salsa::tracked(returns(clone))]
+pub fn probe_verdict<'db>(db: &'db dyn Db, f: Function<'db>, index: u32) -> Arc<Finding> {
+    let probes = function_probes(db, f);
+    let Some(site) = probes.get(index as usize) else {
+        return Arc::new(internal_finding(db, f, "probe index out of range"));
+    };
+    let program = DbProgram::new(db);
+    let Some(func) = program.index_of(f) else {
+        return Arc::new(internal_finding(db, f, "function not in the workspace"));
+    };
+    let c = db.settings().config(db);
+    let cfg = EngineConfig {
+        max_transfers: c.budget.transfers,
+        max_regions: c.budget.regions,
+        unknown_calls_escape: c.unknown_calls_escape,
+    };
+    // A bug in the engine must cost one verdict, not the session.
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        probe::run_probe(&program, func, site, cfg)
+    }));
+    let result = match run {
+        Ok(r) => r,
+        Err(payload) => {
+            if payload.is::<salsa::Cancelled>() {
+                std::panic::resume_unwind(payload);
+            }
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".into());
+            return Arc::new(Finding {
+                reason: Some("internal-error".into()),
+                message: format!("unproved (internal error: {msg})"),
+                ..internal_finding(db, f, "")
+            });
+        }
+    };
+    Arc::new(make_finding(db, &program, f, site, result))
+}
+
+fn internal_finding(db: &dyn Db, f: Function<'_>, why: &str) -> Finding {
+    Finding {
+        loc: function_loc(db, f, TextRange::new(0, 0)),
+        verdict: VerdictKind::Unproved,
+        probe: ProbeKind::Assignment,
+        variable: String::new(),
+        message: format!("unproved (internal error: {why})"),
+        reason: Some("internal-error".into()),
+        allocation: vec![],
+        trace: vec![],
+        transfers: 0,
+    }
+}
+
+fn function_loc(db: &dyn Db, f: Function<'_>, r: TextRange) -> SourceLoc {
+    let file = f.file(db);
+    let idx = line_index(db, file);
+    let start = idx.line_col(f.start(db) + r.start);
+    let end = idx.line_col(f.start(db) + r.end);
+    SourceLoc {
+        file: file.path(db).clone(),
+        line: start.line + 1,
+        column: start.col + 1,
+        end_line: end.line + 1,
+        end_column: end.col + 1,
+        function: f.name(db).clone(),
+    }
+}
+
+fn make_finding(
+    db: &dyn Db,
+    program: &DbProgram<'_>,
+    f: Function<'_>,
+    site: &ProbeSite,
+    result: probe::ProbeResult,
+) -> Finding {
+    let loc = function_loc(db, f, site.range);
+    let to_loc = |l: &probe::Loc| function_loc(db, program.funcs[l.func as usize], l.range);
+    let var = &site.variable;
+    let (verdict, message, reason, allocation, trace) = match &result.verdict {
+        Verdict::Proved { refuted_at } => {
+            let steps: Vec<Step> = refuted_at
+                .iter()
+                .map(|s| Step {
+                    loc: to_loc(&s.loc),
+                    note: s.note.clone(),
+                })
+                .collect();
+            let msg = match steps.first() {
+                Some(s) => format!(
+                    "proved leak-free: assuming `{var}` held the last reference, line {} {}",
+                    s.loc.line, s.note
+                ),
+                None => format!(
+                    "proved leak-free: `{var}` cannot hold the last reference to a heap block here"
+                ),
+            };
+            (VerdictKind::Proved, msg, None, vec![], steps)
+        }
+        Verdict::Leak { allocation, trace } => {
+            let alloc: Vec<SourceLoc> = allocation.iter().map(to_loc).collect();
+            let at = alloc
+                .last()
+                .map(|a| format!("{}:{}", a.file.display(), a.line))
+                .unwrap_or_default();
+            let steps = trace
+                .iter()
+                .map(|s| Step {
+                    loc: to_loc(&s.loc),
+                    note: s.note.clone(),
+                })
+                .collect();
+            (
+                VerdictKind::Leak,
+                format!("memory allocated at {at} leaks: the last reference `{var}` is lost here"),
+                None,
+                alloc,
+                steps,
+            )
+        }
+        Verdict::Unproved(u) => {
+            let msg = match u {
+                Unproved::InputDependent {
+                    function,
+                    condition,
+                } => format!(
+                    "unproved: depends on the callers of `{}` — {condition}",
+                    program.funcs[*function as usize].name(db)
+                ),
+                Unproved::Budget { what } => format!("unproved: probe abandoned ({what})"),
+                Unproved::Unsupported { what, .. } => format!("unproved: {what}"),
+            };
+            let steps = match u {
+                Unproved::Unsupported { at: Some(l), what } => vec![Step {
+                    loc: to_loc(l),
+                    note: what.clone(),
+                }],
+                _ => vec![],
+            };
+            (
+                VerdictKind::Unproved,
+                msg,
+                Some(u.reason_code().to_string()),
+                vec![],
+                steps,
+            )
+        }
+    };
+    Finding {
+        loc,
+        verdict,
+        probe: site.kind,
+        variable: site.variable.clone(),
+        message,
+        reason,
+        allocation,
+        trace,
+        transfers: result.transfers,
+    }
+}
+
+/// Every verdict of a file, in source order.
+#[salsa::tracked(returns(clone))]
+pub fn file_findings(db: &dyn Db, file: SourceFile) -> Arc<Vec<Arc<Finding>>> {
+    let mut out = Vec::new();
+    for f in file_functions(db, file) {
+        let n = function_probes(db, *f).len();
+        for i in 0..n {
+            out.push(probe_verdict(db, *f, i as u32));
+        }
+    }
+    Arc::new(out)
 }
 
 #[cfg(test)]

@@ -4,5 +4,9 @@
 //! ARCHITECTURE.md for the code map and the invariants each layer keeps.
 pub mod config;
 pub mod db;
+pub mod files;
 pub mod ir;
+pub mod probe;
+pub mod regions;
+pub mod report;
 pub mod syntax;

@@ -1,10 +1,16 @@
 //! The `reductio` command line: `serve`, `check`, `prove`, `ir`.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use reductio::db::{self, Database, Db};
+use rayon::prelude::*;
+use reductio::config::Config;
+use reductio::db::{self, Database, Db, Finding, SourceFile, VerdictKind};
 use reductio::ir::{Notation, write_function_with};
-use std::path::PathBuf;
+use reductio::report::{self, Summary};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
@@ -84,14 +90,270 @@ fn main() -> ExitCode {
             function,
             paper,
         } => ir_command(&file, function.as_deref(), paper),
-        Command::Serve | Command::Check { .. } | Command::Prove { .. } => {
-            eprintln!(
-                "reductio: this build has the C front end only; `serve`, `check` and `prove` \
-                 arrive with the contradiction engine"
-            );
+        Command::Check {
+            paths,
+            format,
+            all,
+            jobs,
+            budget,
+            config,
+        } => match check_command(paths, format, all, jobs, budget, config) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("reductio: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Command::Prove { location, format } => match prove_command(&location, format) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("reductio: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Command::Serve => {
+            eprintln!("reductio: the language server is not part of this build yet");
             ExitCode::from(2)
         }
     }
+}
+
+/// Load files into a fresh database; invalid UTF-8 is reported and replaced.
+fn load(config: Config, files: &[PathBuf]) -> Result<(Database, Vec<SourceFile>), String> {
+    let mut database = Database::new(config);
+    let mut inputs = Vec::new();
+    for path in files {
+        let (text, lossy) = reductio::files::read_source(path)?;
+        if lossy {
+            eprintln!(
+                "reductio: {} is not valid UTF-8; invalid bytes were replaced",
+                path.display()
+            );
+        }
+        inputs.push(database.add_file(path.clone(), text));
+    }
+    Ok((database, inputs))
+}
+
+/// Run every probe of `files` in parallel; findings in source order.
+fn run_probes(
+    database: &Database,
+    files: &[SourceFile],
+    jobs: Option<usize>,
+) -> Result<(Vec<Arc<Finding>>, usize), String> {
+    let db: &dyn Db = database;
+    let mut work: Vec<(usize, usize, u32)> = Vec::new();
+    let mut functions = 0;
+    for (i, file) in files.iter().enumerate() {
+        for (j, f) in db::file_functions(db, *file).iter().enumerate() {
+            functions += 1;
+            for k in 0..db::function_probes(db, *f).len() {
+                work.push((i, j, k as u32));
+            }
+        }
+    }
+    let bar = if std::io::stderr().is_terminal() && work.len() > 200 {
+        let b = indicatif::ProgressBar::new(work.len() as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} probes {elapsed}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(b)
+    } else {
+        None
+    };
+    let mut builder = rayon::ThreadPoolBuilder::new().stack_size(32 << 20);
+    if let Some(n) = jobs {
+        builder = builder.num_threads(n.max(1));
+    }
+    let pool = builder.build().map_err(|e| e.to_string())?;
+    // A database handle is Send but not Sync: each worker clones its own from behind a lock.
+    let shared = std::sync::Mutex::new(database.clone());
+    let findings: Vec<Arc<Finding>> = pool.install(|| {
+        work.par_iter()
+            .map_init(
+                || shared.lock().map(|d| d.clone()).unwrap_or_default(),
+                |db, &(i, j, k)| {
+                    let f = db::file_functions(db, files[i])[j];
+                    let r = db::probe_verdict(db, f, k);
+                    if let Some(b) = &bar {
+                        b.inc(1);
+                    }
+                    r
+                },
+            )
+            .collect()
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    Ok((findings, functions))
+}
+
+fn config_for(explicit: Option<&Path>, first: &Path) -> Result<Config, String> {
+    match explicit {
+        Some(p) => reductio::files::load_config(p),
+        None => match reductio::files::find_config(first) {
+            Some(p) => reductio::files::load_config(&p),
+            None => Ok(Config::default()),
+        },
+    }
+}
+
+fn check_command(
+    paths: Vec<PathBuf>,
+    format: Format,
+    all: bool,
+    jobs: Option<usize>,
+    budget: Option<u32>,
+    config: Option<PathBuf>,
+) -> Result<ExitCode, String> {
+    let started = Instant::now();
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        paths
+    };
+    let mut cfg = config_for(config.as_deref(), &paths[0])?;
+    if let Some(b) = budget {
+        if b == 0 {
+            return Err("--budget must be at least 1".into());
+        }
+        cfg.budget.transfers = b;
+    }
+    let files = reductio::files::discover(&paths, &cfg.exclude)?;
+    let (database, inputs) = load(cfg, &files)?;
+    let (findings, functions) = run_probes(&database, &inputs, jobs)?;
+    let mut summary = Summary {
+        files: inputs.len(),
+        functions,
+        ..Default::default()
+    };
+    for f in &findings {
+        summary.count(f);
+    }
+    summary.elapsed_ms = started.elapsed().as_millis();
+    let listed: Vec<&Finding> = findings
+        .iter()
+        .map(|f| f.as_ref())
+        .filter(|f| report::listed(f, all))
+        .collect();
+    let out = match format {
+        Format::Json => report::json_report(&listed, &summary),
+        Format::Sarif => report::sarif_report(&listed),
+        Format::Text => {
+            let db: &dyn Db = &database;
+            let sources: report::Sources = inputs
+                .iter()
+                .map(|f| (f.path(db).clone(), f.text(db).clone()))
+                .collect();
+            report::text_report(&listed, &summary, &sources, std::io::stdout().is_terminal())
+        }
+    };
+    println!("{out}");
+    Ok(if summary.leaks > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `FILE:LINE[:COL]`, split from the right so that paths may contain colons.
+fn parse_location(s: &str) -> Result<(PathBuf, u32, Option<u32>), String> {
+    let bad = || format!("`{s}` is not FILE:LINE or FILE:LINE:COL");
+    let parts: Vec<&str> = s.rsplitn(3, ':').collect();
+    let num = |x: &str| x.parse::<u32>().ok().filter(|n| *n > 0);
+    match parts.as_slice() {
+        [col, line, file] if num(col).is_some() && num(line).is_some() => {
+            Ok((PathBuf::from(file), num(line).ok_or_else(bad)?, num(col)))
+        }
+        [line, rest @ ..] if num(line).is_some() => {
+            let file = rest.iter().rev().copied().collect::<Vec<_>>().join(":");
+            if file.is_empty() {
+                return Err(bad());
+            }
+            Ok((PathBuf::from(file), num(line).ok_or_else(bad)?, None))
+        }
+        _ => Err(bad()),
+    }
+}
+
+fn prove_command(location: &str, format: ProveFormat) -> Result<ExitCode, String> {
+    let (file, line, col) = parse_location(location)?;
+    if !file.is_file() {
+        return Err(format!("cannot read {}", file.display()));
+    }
+    let cfg = config_for(None, &file)?;
+    // The file's directory is its workspace (not recursively): enough for helpers next door.
+    let dir = file
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "h")))
+        .collect();
+    let canonical = std::fs::canonicalize(&file).ok();
+    files.retain(|p| std::fs::canonicalize(p).ok() != canonical);
+    files.sort();
+    files.insert(0, file.clone());
+    let (database, inputs) = load(cfg, &files)?;
+    let db: &dyn Db = &database;
+    let target = inputs[0];
+    let mut verdicts: Vec<Arc<Finding>> = Vec::new();
+    for f in db::file_functions(db, target) {
+        let probes = db::function_probes(db, *f);
+        for (k, site) in probes.iter().enumerate() {
+            let (l, c) = db::location(db, *f, site.range);
+            let (el, ec) = db::location(
+                db,
+                *f,
+                reductio::syntax::TextRange::new(site.range.end, site.range.end),
+            );
+            let on_line = l <= line && line <= el;
+            let at_col = match col {
+                None => true,
+                Some(col) => (l, c) <= (line, col) && (line, col) <= (el, ec),
+            };
+            if on_line && at_col {
+                verdicts.push(db::probe_verdict(db, *f, k as u32));
+            }
+        }
+    }
+    if verdicts.is_empty() {
+        return Err(format!(
+            "no leak probe at {location}: probes sit on pointer assignments, allocations, \
+             frees, returns and block ends"
+        ));
+    }
+    match format {
+        ProveFormat::Json => {
+            let v = serde_json::json!({
+                "verdicts": verdicts.iter().map(|f| report::finding_json(f)).collect::<Vec<_>>()
+            });
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+        ProveFormat::Text => {
+            let sources: report::Sources = inputs
+                .iter()
+                .map(|f| (f.path(db).clone(), f.text(db).clone()))
+                .collect();
+            let renderer = if std::io::stdout().is_terminal() {
+                annotate_snippets::Renderer::styled()
+            } else {
+                annotate_snippets::Renderer::plain()
+            };
+            for v in &verdicts {
+                println!("{}\n", report::render_finding(v, &sources, &renderer));
+            }
+        }
+    }
+    Ok(if verdicts.iter().any(|v| v.verdict == VerdictKind::Leak) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn ir_command(path: &std::path::Path, only: Option<&str>, paper: bool) -> ExitCode {

@@ -387,13 +387,17 @@ impl<'a> Collector<'a> {
         }
         let src = self.src;
         let mut cursor = node.walk();
+        // An enumerator without a value is one more than the previous one (the first is 0).
+        let mut next = Some(0i64);
         for ch in node.named_children(&mut cursor) {
             match ch.kind() {
                 "enumerator" => {
                     if let Some(n) = ch.child_by_field_name("name") {
-                        let v = ch
-                            .child_by_field_name("value")
-                            .and_then(|v| parse_int_literal(text(v, src)));
+                        let v = match ch.child_by_field_name("value") {
+                            Some(v) => self.constant_value(v),
+                            None => next,
+                        };
+                        next = v.and_then(|v| v.checked_add(1));
                         self.items.env.constants.insert(text(n, src).to_string(), v);
                     }
                 }
@@ -403,6 +407,60 @@ impl<'a> Collector<'a> {
                 _ => {}
             }
         }
+    }
+}
+
+impl Collector<'_> {
+    /// The value of a simple constant expression: a literal, a known constant, or one in
+    /// parentheses or negated.
+    fn constant_value(&self, v: Node) -> Option<i64> {
+        let src = self.src;
+        match v.kind() {
+            "number_literal" => parse_int_literal(text(v, src)),
+            "char_literal" => char_literal_value(text(v, src)),
+            "identifier" => self
+                .items
+                .env
+                .constants
+                .get(text(v, src))
+                .copied()
+                .flatten(),
+            "parenthesized_expression" => v.named_child(0).and_then(|i| self.constant_value(i)),
+            "unary_expression" => {
+                let arg = v.child_by_field_name("argument")?;
+                let op = v.child_by_field_name("operator").map(|o| text(o, src));
+                match op {
+                    Some("-") => self.constant_value(arg)?.checked_neg(),
+                    Some("+") => self.constant_value(arg),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The value of a one-character literal (`'a'`, `'\n'`); `None` for anything else.
+pub(crate) fn char_literal_value(t: &str) -> Option<i64> {
+    let inner = t.strip_prefix('\'')?.strip_suffix('\'')?;
+    let mut chars = inner.chars();
+    match (chars.next()?, chars.next(), chars.next()) {
+        ('\\', Some(e), None) => Some(match e {
+            'n' => 10,
+            't' => 9,
+            'r' => 13,
+            '0' => 0,
+            '\\' => 92,
+            '\'' => 39,
+            '"' => 34,
+            'a' => 7,
+            'b' => 8,
+            'f' => 12,
+            'v' => 11,
+            _ => return None,
+        }),
+        (c, None, None) => Some(c as i64),
+        _ => None,
     }
 }
 
@@ -541,7 +599,7 @@ mod tests {
         let f = items(
             "typedef struct list { int data; struct list *next; } List;\n\
              typedef struct { char *name; union { int a; void *b; }; } Anon;\n\
-             enum color { RED, GREEN = 5 };\n\
+             enum color { RED, GREEN = 5, BLUE, BLACK = -(2), WHITE = 'w' };\n\
              #define BUFSZ 4096\n\
              static List *head = 0;\n\
              extern char *names[];\n\
@@ -553,7 +611,11 @@ mod tests {
         let fields: Vec<_> = anon.fields.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(fields, ["name", "a", "b"]);
         assert_eq!(f.env.constants["GREEN"], Some(5));
-        assert_eq!(f.env.constants["RED"], None);
+        // Enumerators without a value count on from the previous one, starting at 0.
+        assert_eq!(f.env.constants["RED"], Some(0));
+        assert_eq!(f.env.constants["BLUE"], Some(6));
+        assert_eq!(f.env.constants["BLACK"], Some(-2));
+        assert_eq!(f.env.constants["WHITE"], Some(119));
         assert_eq!(f.env.constants["BUFSZ"], Some(4096));
         assert_eq!(
             f.env.globals["head"],

@@ -1,20 +1,32 @@
 //! Lowering from tree-sitter-c to the core language and a statement-level CFG.
 //!
-//! Conventions (see ARCHITECTURE.md for the full list):
+//! Conventions (see ARCHITECTURE.md for the full list; `tests/lowering.rs` shows each one):
 //! - `rvalue` gives the value of an expression, `lvalue` its address; side effects (calls,
 //!   assignments, `++`) become statements emitted before, in left-to-right order; nested calls
-//!   get temporaries.
-//! - `&&`, `||`, `?:` and `!` become branches with `cond` statements.
-//! - Every `return` assigns `ret`, then ends the scope of every live local and parameter (the
-//!   paper's return sequence), then jumps to the single exit.
+//!   get temporaries. Temporaries are function-scoped.
+//! - `&&`, `||`, `?:` and `!` become branches with `cond` statements; as statements
+//!   (`a && f()`) only their left operands are tested. A condition comparing two constants
+//!   (`while (1)`, `do … while (0)`) is decided at lowering time: one edge, no `cond`.
+//! - Every `return` assigns `ret`, then ends the scope of every live local and parameter,
+//!   innermost first, and of every temporary (the paper's return sequence), then jumps to the
+//!   single exit.
 //! - Leaving a block (normally, or by `break`/`continue`/`goto`) ends the scope of its locals.
+//!   A jump (`goto`, or a `case` label's dispatch) ends, on its edge, the scope of the locals it
+//!   leaves (jumping back above a declaration in the same block leaves it too), and begins the
+//!   scope of the locals whose declarations it skips.
 //! - `#if`/`#ifdef` inside a body is a nondeterministic choice between its branches (an
-//!   `#if 0` branch is dead code and skipped); other directives are skipped.
+//!   `#if 0` branch is dead code and skipped); other directives are skipped. A declaration in
+//!   a branch belongs to the enclosing block; declaring the same name in two branches declares
+//!   one local.
 //! - Anything not understood becomes `Opaque` (statements) or `Unknown` (values), recorded as a
-//!   [`Fallback`]; nesting deeper than [`MAX_DEPTH`] too. Never a panic, never silent deletion.
+//!   [`Fallback`]; a fragment with a syntax error too (its destination, if any, gets
+//!   `Unknown`), and nesting deeper than [`MAX_DEPTH`]. A `goto` to a label that does not exist
+//!   is opaque, then returns. Never a panic, never silent deletion.
+//! - Nodes are numbered in reverse postorder from the entry (roughly source order), then
+//!   unreachable code, then the exit.
 
 use super::Node as IrNode;
-use super::items::{FunctionSource, GlobalItem, find_function_declarator};
+use super::items::{FunctionSource, GlobalItem, char_literal_value, find_function_declarator};
 use super::types::{
     FnSig, StructDef, Type, TypeEnv, adjust_param_type, base_type, declarator_type,
     parse_int_literal, text, type_descriptor,
@@ -178,6 +190,7 @@ pub fn lower_global_inits(
 ) -> FunctionIr {
     let src = text_.as_bytes();
     let mut b = Builder::new("<globals>", ctx, src);
+    b.sig.ret = Type::Void;
     b.start();
     for g in globals {
         let Some(r) = g.init else { continue };
@@ -253,15 +266,20 @@ struct LoopTarget {
 
 struct SwitchCtx {
     value: ExprId,
-    cases: Vec<(ExprId, NodeId, TextRange)>,
-    default: Option<NodeId>,
+    /// (value, label node, range, scopes open at the label).
+    cases: Vec<(ExprId, NodeId, TextRange, ScopeChain)>,
+    default: Option<(NodeId, ScopeChain)>,
+    /// Scopes open at the `switch` (the dispatch).
+    chain: ScopeChain,
 }
+
+/// (scope id, locals declared so far) of every open scope, outermost first.
+type ScopeChain = Vec<(u32, Vec<LocalId>)>;
 
 struct PendingGoto {
     from: NodeId,
     label: String,
-    /// (scope id, locals) of every scope open at the goto, outermost first.
-    chain: Vec<(u32, Vec<LocalId>)>,
+    chain: ScopeChain,
     range: TextRange,
 }
 
@@ -282,7 +300,8 @@ struct Builder<'a> {
     next_scope_id: u32,
     loops: Vec<LoopTarget>,
     switches: Vec<SwitchCtx>,
-    labels: FxHashMap<String, (NodeId, Vec<u32>)>,
+    /// Label → (its node, (scope id, locals declared so far) of every scope open at it).
+    labels: FxHashMap<String, (NodeId, ScopeChain)>,
     gotos: Vec<PendingGoto>,
     depth: u32,
     fallbacks: Vec<Fallback>,
@@ -290,6 +309,9 @@ struct Builder<'a> {
     string_literals: u32,
     local_structs: Vec<StructDef>,
     temps: Vec<LocalId>,
+    /// Fragments lowered as one opaque statement because they nest too deeply: (range, node,
+    /// scopes open there). A goto to a label inside one jumps to its node.
+    opaque_regions: Vec<(TextRange, NodeId, ScopeChain)>,
 }
 
 /// A node under construction (edges are added as we go; preds are computed at the end).
@@ -325,6 +347,7 @@ impl<'a> Builder<'a> {
             string_literals: 0,
             local_structs: vec![],
             temps: vec![],
+            opaque_regions: vec![],
         }
     }
 
@@ -388,6 +411,29 @@ impl<'a> Builder<'a> {
             range,
             reason: reason.into(),
         });
+    }
+
+    /// A fragment with a syntax error: an opaque statement reading the variables it mentions.
+    fn syntax_error(&mut self, n: Node) {
+        let range = TextRange::of_node(&n);
+        self.fallback(range, "syntax error");
+        let reads = self.reads_in(n);
+        self.emit(
+            StmtKind::Opaque {
+                reason: "syntax error".into(),
+                reads,
+            },
+            range,
+        );
+    }
+
+    /// ERROR children of a control statement that its fields do not reach (`if x > 0) …`).
+    fn stray_errors(&mut self, n: Node) {
+        let mut c = n.walk();
+        let errors: Vec<Node> = n.children(&mut c).filter(|k| k.is_error()).collect();
+        for e in errors {
+            self.syntax_error(e);
+        }
     }
 
     // ---- expressions -------------------------------------------------------------------
@@ -670,6 +716,18 @@ impl<'a> Builder<'a> {
         }
         self.cur = None;
         self.resolve_gotos();
+        // Every temporary lives until the function returns, wherever in the body it was made
+        // (a loop can carry a temporary made after the `return` in source order to it).
+        let temps: Vec<LocalId> = self.temps.iter().rev().copied().collect();
+        for n in &mut self.nodes {
+            if let StmtKind::ScopeEnd {
+                locals,
+                kind: ScopeEndKind::Return,
+            } = &mut n.stmt.kind
+            {
+                locals.extend(temps.iter().copied());
+            }
+        }
     }
 
     fn pending_returns_list(&mut self) -> Vec<NodeId> {
@@ -698,7 +756,7 @@ impl<'a> Builder<'a> {
         for s in self.scopes.iter().rev() {
             locals.extend(s.locals.iter().rev().copied());
         }
-        locals.extend(self.temps.iter().rev().copied());
+        // Temporaries are function-scoped: `finish_body` adds all of them to every return.
         self.emit(
             StmtKind::ScopeEnd {
                 locals,
@@ -744,9 +802,23 @@ impl<'a> Builder<'a> {
     fn resolve_gotos(&mut self) {
         for g in std::mem::take(&mut self.gotos) {
             let Some((target, label_chain)) = self.labels.get(&g.label).cloned() else {
+                // A label inside a fragment lowered as one opaque statement: jump to it.
+                let src = self.src;
+                let region = self.opaque_regions.iter().find(|(r, _, _)| {
+                    let t = src
+                        .get(r.start as usize..r.end as usize)
+                        .unwrap_or_default();
+                    defines_label(t, &g.label)
+                });
+                if let Some((_, node, chain)) = region.cloned() {
+                    let (leaving, entering) = scope_difference(&g.chain, &chain);
+                    self.jump_edge(g.from, leaving, entering, g.range, node);
+                    continue;
+                }
+                // A label that does not exist (hidden in a macro?): the jump goes somewhere
+                // unknown. Keep a path to the exit so that nothing after it is lost: opaque,
+                // then the return sequence of the scopes open at the goto.
                 self.fallback(g.range, format!("goto to unknown label `{}`", g.label));
-                // Unknown label: the path continues nowhere known; keep it conservative by
-                // marking it opaque and ending there.
                 let n = self.new_node(
                     StmtKind::Opaque {
                         reason: format!("goto {}", g.label),
@@ -755,28 +827,61 @@ impl<'a> Builder<'a> {
                     g.range,
                 );
                 self.link(g.from, n);
-                continue;
-            };
-            let mut leaving: Vec<LocalId> = Vec::new();
-            for (sid, locals) in g.chain.iter().rev() {
-                if !label_chain.contains(sid) {
-                    leaving.extend(locals.iter().rev().copied());
+                let mut locals: Vec<LocalId> = Vec::new();
+                for (_, ls) in g.chain.iter().rev() {
+                    locals.extend(ls.iter().rev().copied());
                 }
-            }
-            if leaving.is_empty() {
-                self.link(g.from, target);
-            } else {
-                let n = self.new_node(
+                let end = self.new_node(
                     StmtKind::ScopeEnd {
-                        locals: leaving,
-                        kind: ScopeEndKind::Block,
+                        locals,
+                        kind: ScopeEndKind::Return,
                     },
                     g.range,
                 );
-                self.link(g.from, n);
-                self.link(n, target);
-            }
+                self.link(n, end);
+                self.link(end, self.exit);
+                continue;
+            };
+            let (leaving, entering) = scope_difference(&g.chain, &label_chain);
+            self.jump_edge(g.from, leaving, entering, g.range, target);
         }
+    }
+
+    /// The edge of a jump: end the scope of the locals it leaves, begin the scope of the
+    /// locals whose declarations it skips, then continue at `target`.
+    fn jump_edge(
+        &mut self,
+        from: NodeId,
+        leaving: Vec<LocalId>,
+        entering: Vec<LocalId>,
+        range: TextRange,
+        target: NodeId,
+    ) {
+        let mut at = from;
+        if !leaving.is_empty() {
+            let n = self.new_node(
+                StmtKind::ScopeEnd {
+                    locals: leaving,
+                    kind: ScopeEndKind::Block,
+                },
+                range,
+            );
+            self.link(at, n);
+            at = n;
+        }
+        if !entering.is_empty() {
+            let n = self.new_node(StmtKind::ScopeBegin { locals: entering }, range);
+            self.link(at, n);
+            at = n;
+        }
+        self.link(at, target);
+    }
+
+    fn scope_chain(&self) -> ScopeChain {
+        self.scopes
+            .iter()
+            .map(|s| (s.id, s.locals.clone()))
+            .collect()
     }
 
     // ---- statements --------------------------------------------------------------------
@@ -793,14 +898,7 @@ impl<'a> Builder<'a> {
         if self.depth >= MAX_DEPTH {
             let r = TextRange::of_node(&n);
             self.fallback(r, "statement nested too deeply");
-            let reads = self.reads_in(n);
-            self.emit(
-                StmtKind::Opaque {
-                    reason: "nested too deeply".into(),
-                    reads,
-                },
-                r,
-            );
+            self.opaque_region(n);
             return;
         }
         self.depth += 1;
@@ -818,17 +916,31 @@ impl<'a> Builder<'a> {
                 self.pop_scope(end);
             }
             "expression_statement" => {
-                if let Some(e) = n.named_child(0) {
+                if has_syntax_error(n, self.src) {
+                    self.syntax_error(n);
+                } else if let Some(e) = n.named_child(0) {
                     self.effect(e);
                 }
             }
             "declaration" => self.local_declaration(n),
             "type_definition" => self.local_typedef(n),
             "if_statement" => self.if_stmt(n),
-            "while_statement" => self.while_stmt(n),
-            "do_statement" => self.do_stmt(n),
-            "for_statement" => self.for_stmt(n),
-            "switch_statement" => self.switch_stmt(n),
+            "while_statement" => {
+                self.stray_errors(n);
+                self.while_stmt(n)
+            }
+            "do_statement" => {
+                self.stray_errors(n);
+                self.do_stmt(n)
+            }
+            "for_statement" => {
+                self.stray_errors(n);
+                self.for_stmt(n)
+            }
+            "switch_statement" => {
+                self.stray_errors(n);
+                self.switch_stmt(n)
+            }
             "case_statement" => self.case_stmt(n),
             "return_statement" => self.return_stmt(n),
             "break_statement" => self.break_stmt(n, false),
@@ -839,11 +951,7 @@ impl<'a> Builder<'a> {
                     .map(|l| text(l, self.src).to_string())
                     .unwrap_or_default();
                 let from = self.ensure_reachable_point(range);
-                let chain = self
-                    .scopes
-                    .iter()
-                    .map(|s| (s.id, s.locals.clone()))
-                    .collect();
+                let chain = self.scope_chain();
                 self.gotos.push(PendingGoto {
                     from,
                     label,
@@ -859,7 +967,7 @@ impl<'a> Builder<'a> {
                     .unwrap_or_default();
                 let node = self.join(TextRange::new(range.start, range.start));
                 self.goto_node(node);
-                let chain = self.scopes.iter().map(|s| s.id).collect();
+                let chain = self.scope_chain();
                 self.labels.insert(label, (node, chain));
                 let mut c = n.walk();
                 let inner: Vec<Node> = n
@@ -1026,11 +1134,10 @@ impl<'a> Builder<'a> {
                 saw_else = true;
             }
             if !is_zero {
+                // No new scope: a declaration in a branch belongs to the enclosing block and
+                // stays visible after `#endif` (see `local_declaration` for redeclarations).
                 self.cur = Some(start);
-                self.push_scope();
                 self.preproc_body(b);
-                let end = TextRange::new(range.end, range.end);
-                self.pop_scope(end);
                 self.jump_to(join);
             }
             branch = b.child_by_field_name("alternative");
@@ -1092,7 +1199,15 @@ impl<'a> Builder<'a> {
             }
             if storage == "static" || storage == "extern" {
                 let global = if storage == "static" {
-                    format!("{}::{}", self.name, name)
+                    // Two block-scope statics of one name are two objects.
+                    let base = format!("{}::{}", self.name, name);
+                    let mut global = base.clone();
+                    let mut k = 1;
+                    while self.statics.iter().any(|(g, _)| *g == global) {
+                        k += 1;
+                        global = format!("{base}#{k}");
+                    }
+                    global
                 } else {
                     name.clone()
                 };
@@ -1108,11 +1223,23 @@ impl<'a> Builder<'a> {
             }
             // VLA sizes are evaluated at the declaration.
             self.vla_sizes(d);
-            let l = self.new_local(&name, ty, LocalKind::Local, name_range);
-            if let Some(s) = self.scopes.last_mut() {
-                s.names.insert(name, Binding::Local(l));
-                s.locals.push(l);
-            }
+            // A name declared twice in one block comes from alternative `#if` branches
+            // (`#ifdef A int *p = x; #else int *p = y; #endif`): both declare the same object.
+            let again = self.scopes.last().and_then(|s| match s.names.get(&name) {
+                Some(Binding::Local(l)) if self.locals[l.0 as usize].ty == ty => Some(*l),
+                _ => None,
+            });
+            let l = match again {
+                Some(l) => l,
+                None => {
+                    let l = self.new_local(&name, ty, LocalKind::Local, name_range);
+                    if let Some(s) = self.scopes.last_mut() {
+                        s.names.insert(name, Binding::Local(l));
+                        s.locals.push(l);
+                    }
+                    l
+                }
+            };
             declared.push((l, init, TextRange::of_node(&d)));
         }
         if declared.is_empty() {
@@ -1120,6 +1247,19 @@ impl<'a> Builder<'a> {
         }
         let locals: Vec<LocalId> = declared.iter().map(|d| d.0).collect();
         self.emit(StmtKind::ScopeBegin { locals }, TextRange::of_node(&n));
+        if has_syntax_error(n, self.src) {
+            // The names are declared (later statements use them); the initializers are not
+            // understood: opaque, and every initialized local gets an unknown value.
+            self.syntax_error(n);
+            for (l, init, range) in declared {
+                if init.is_some() {
+                    let addr = self.addr_of_local(l);
+                    let u = self.unknown(self.locals[l.0 as usize].ty.clone());
+                    self.emit(StmtKind::Assign { addr, value: u }, range);
+                }
+            }
+            return;
+        }
         for (l, init, range) in declared {
             if let Some(v) = init {
                 let addr = self.addr_of_local(l);
@@ -1150,6 +1290,7 @@ impl<'a> Builder<'a> {
         let mut cur_if = n;
         let mut joins: Vec<NodeId> = Vec::new();
         loop {
+            self.stray_errors(cur_if);
             let range = TextRange::of_node(&cur_if);
             let join = self.join(TextRange::new(range.end, range.end));
             joins.push(join);
@@ -1291,10 +1432,12 @@ impl<'a> Builder<'a> {
         };
         let dispatch = self.ensure_reachable_point(range);
         let exit = self.join(TextRange::new(range.end, range.end));
+        let chain = self.scope_chain();
         self.switches.push(SwitchCtx {
             value,
             cases: vec![],
             default: None,
+            chain,
         });
         self.loops.push(LoopTarget {
             brk: exit,
@@ -1311,8 +1454,10 @@ impl<'a> Builder<'a> {
         let sw = self.switches.pop().expect("switch");
         // Dispatch: one `cond(v == case)` edge per case; the default (or the exit) is reached
         // when every case test fails.
+        // A case label after declarations in the switch body skips them: their scope begins
+        // on the dispatch edge.
         let mut not_matched = dispatch;
-        for (val, target, r) in &sw.cases {
+        for (val, target, r, label_chain) in &sw.cases {
             let hit = self.new_node(
                 StmtKind::Cond {
                     lhs: sw.value,
@@ -1322,7 +1467,8 @@ impl<'a> Builder<'a> {
                 *r,
             );
             self.link(dispatch, hit);
-            self.link(hit, *target);
+            let (leaving, entering) = scope_difference(&sw.chain, label_chain);
+            self.jump_edge(hit, leaving, entering, *r, *target);
             let miss = self.new_node(
                 StmtKind::Cond {
                     lhs: sw.value,
@@ -1334,7 +1480,13 @@ impl<'a> Builder<'a> {
             self.link(not_matched, miss);
             not_matched = miss;
         }
-        self.link(not_matched, sw.default.unwrap_or(exit));
+        match &sw.default {
+            Some((target, label_chain)) => {
+                let (leaving, entering) = scope_difference(&sw.chain, label_chain);
+                self.jump_edge(not_matched, leaving, entering, range, *target);
+            }
+            None => self.link(not_matched, exit),
+        }
         self.cur = Some(exit);
     }
 
@@ -1349,13 +1501,15 @@ impl<'a> Builder<'a> {
         } else if let Some(v) = value_node {
             let val = self.case_value(v);
             let r = TextRange::of_node(&v);
+            let chain = self.scope_chain();
             self.switches
                 .last_mut()
                 .expect("switch")
                 .cases
-                .push((val, label, r));
+                .push((val, label, r, chain));
         } else {
-            self.switches.last_mut().expect("switch").default = Some(label);
+            let chain = self.scope_chain();
+            self.switches.last_mut().expect("switch").default = Some((label, chain));
         }
         let mut c = n.walk();
         let kids: Vec<Node> = n
@@ -1378,17 +1532,42 @@ impl<'a> Builder<'a> {
                 Some(Some(i)) => self.int(*i),
                 _ => self.scalar(),
             },
+            "char_literal" => match char_literal_value(text(v, self.src)) {
+                Some(i) => self.int(i),
+                None => self.scalar(),
+            },
             "parenthesized_expression" => match v.named_child(0) {
                 Some(inner) => self.case_value(inner),
                 None => self.scalar(),
             },
+            "unary_expression" if operator(v, self.src) == "-" => {
+                match v
+                    .child_by_field_name("argument")
+                    .map(|a| self.case_value(a))
+                {
+                    Some(a) => match *self.exprs.kind(a) {
+                        ExprKind::Int(i) => self.int(i.wrapping_neg()),
+                        _ => self.scalar(),
+                    },
+                    None => self.scalar(),
+                }
+            }
             _ => self.scalar(),
         }
     }
 
     fn return_stmt(&mut self, n: Node) {
         let range = TextRange::of_node(&n);
-        if let Some(v) = n.named_child(0)
+        if has_syntax_error(n, self.src) {
+            // The returned value is unknown, but the return itself is certain.
+            self.syntax_error(n);
+            if let Some(r) = self.ret {
+                let addr = self.addr_of_local(r);
+                let ty = self.locals[r.0 as usize].ty.clone();
+                let u = self.unknown(ty);
+                self.emit(StmtKind::Assign { addr, value: u }, range);
+            }
+        } else if let Some(v) = n.named_child(0)
             && v.kind() != "comment"
         {
             match self.ret {
@@ -1445,6 +1624,14 @@ impl<'a> Builder<'a> {
             let r = TextRange::of_node(&n);
             self.fallback(r, "condition nested too deeply");
             let p = self.ensure_reachable_point(r);
+            self.link(p, t);
+            self.link(p, f);
+            self.cur = None;
+            return;
+        }
+        if has_syntax_error(n, self.src) {
+            self.syntax_error(n);
+            let p = self.ensure_reachable_point(TextRange::of_node(&n));
             self.link(p, t);
             self.link(p, f);
             self.cur = None;
@@ -1528,6 +1715,20 @@ impl<'a> Builder<'a> {
 
     fn branch(&mut self, l: ExprId, op: CmpOp, r: ExprId, range: TextRange, t: NodeId, f: NodeId) {
         let from = self.ensure_reachable_point(range);
+        if let (ExprKind::Int(a), ExprKind::Int(b)) = (self.exprs.kind(l), self.exprs.kind(r)) {
+            // A constant condition (`while (1)`, `do … while (0)`): only one way to go.
+            let holds = match op {
+                CmpOp::Eq => a == b,
+                CmpOp::Ne => a != b,
+                CmpOp::Lt => a < b,
+                CmpOp::Le => a <= b,
+                CmpOp::Gt => a > b,
+                CmpOp::Ge => a >= b,
+            };
+            self.link(from, if holds { t } else { f });
+            self.cur = None;
+            return;
+        }
         let yes = self.new_node(StmtKind::Cond { lhs: l, op, rhs: r }, range);
         let no = self.new_node(
             StmtKind::Cond {
@@ -1573,6 +1774,10 @@ impl<'a> Builder<'a> {
             self.too_deep_stmt(n);
             return;
         }
+        if has_syntax_error(n, self.src) {
+            self.syntax_error(n);
+            return;
+        }
         self.depth += 1;
         self.effect_inner(n);
         self.depth -= 1;
@@ -1581,14 +1786,22 @@ impl<'a> Builder<'a> {
     fn too_deep_stmt(&mut self, n: Node) {
         let r = TextRange::of_node(&n);
         self.fallback(r, "expression nested too deeply");
+        self.opaque_region(n);
+    }
+
+    /// One opaque statement for a fragment nested too deeply to lower.
+    fn opaque_region(&mut self, n: Node) {
+        let r = TextRange::of_node(&n);
         let reads = self.reads_in(n);
-        self.emit(
+        let node = self.emit(
             StmtKind::Opaque {
                 reason: "nested too deeply".into(),
                 reads,
             },
             r,
         );
+        let chain = self.scope_chain();
+        self.opaque_regions.push((r, node, chain));
     }
 
     fn effect_inner(&mut self, n: Node) {
@@ -1650,8 +1863,25 @@ impl<'a> Builder<'a> {
                 self.cur = Some(join);
             }
             "binary_expression" if matches!(operator(n, self.src), "&&" | "||") => {
+                // `a && f()` as a statement: `f()` runs only when `a` holds; its value is
+                // not tested.
                 let join = self.join(TextRange::new(range.end, range.end));
-                self.cond(n, join, join);
+                let (Some(l), Some(r)) = (
+                    n.child_by_field_name("left"),
+                    n.child_by_field_name("right"),
+                ) else {
+                    self.rvalue(n);
+                    return;
+                };
+                let rhs = self.join(TextRange::of_node(&r));
+                if operator(n, self.src) == "&&" {
+                    self.cond(l, rhs, join);
+                } else {
+                    self.cond(l, join, rhs);
+                }
+                self.cur = Some(rhs);
+                self.effect(r);
+                self.jump_to(join);
                 self.cur = Some(join);
             }
             "gnu_asm_expression" => {
@@ -1729,7 +1959,16 @@ impl<'a> Builder<'a> {
     /// spread over fields and elements, `?:` assigns in each branch.
     fn assign_into(&mut self, addr: ExprId, ty: &Type, value: Node, range: TextRange) {
         if self.depth >= MAX_DEPTH {
+            // The value is not understood, but where it goes is: the destination is written.
             self.too_deep_stmt(value);
+            let u = self.unknown(ty.clone());
+            self.emit(StmtKind::Assign { addr, value: u }, range);
+            return;
+        }
+        if has_syntax_error(value, self.src) {
+            self.syntax_error(value);
+            let u = self.unknown(ty.clone());
+            self.emit(StmtKind::Assign { addr, value: u }, range);
             return;
         }
         self.depth += 1;
@@ -1739,6 +1978,20 @@ impl<'a> Builder<'a> {
 
     fn assign_into_inner(&mut self, addr: ExprId, ty: &Type, value: Node, range: TextRange) {
         match value.kind() {
+            "string_literal" | "concatenated_string" if matches!(ty, Type::Array(..)) => {
+                // `char buf[] = "abc"` copies characters into the array: numbers, not the
+                // literal's address.
+                let zero = self.int(0);
+                let first = self.index_addr(addr, zero);
+                let v = self.scalar();
+                self.emit(
+                    StmtKind::Assign {
+                        addr: first,
+                        value: v,
+                    },
+                    range,
+                );
+            }
             "call_expression" if !self.is_builtin_value_call(value) => {
                 self.call(value, Some(addr), range)
             }
@@ -1949,6 +2202,15 @@ impl<'a> Builder<'a> {
                     return;
                 }
                 let elem = (**elem).clone();
+                if let [only] = items.as_slice()
+                    && matches!(only.kind(), "string_literal" | "concatenated_string")
+                    && !elem.is_pointer()
+                {
+                    // `char buf[8] = { "abc" }`: braces around a string initializer.
+                    let only = *only;
+                    self.assign_into(addr, ty, only, range);
+                    return;
+                }
                 let mut idx: i64 = 0;
                 for it in items {
                     let value = if it.kind() == "initializer_pair" {
@@ -2001,15 +2263,11 @@ impl<'a> Builder<'a> {
     fn rvalue(&mut self, n: Node) -> ExprId {
         if self.depth >= MAX_DEPTH {
             self.fallback(TextRange::of_node(&n), "expression nested too deeply");
-            let reads = self.reads_in(n);
-            let r = TextRange::of_node(&n);
-            self.emit(
-                StmtKind::Opaque {
-                    reason: "nested too deeply".into(),
-                    reads,
-                },
-                r,
-            );
+            self.opaque_region(n);
+            return self.unknown(Type::Unknown);
+        }
+        if has_syntax_error(n, self.src) {
+            self.syntax_error(n);
             return self.unknown(Type::Unknown);
         }
         self.depth += 1;
@@ -2026,19 +2284,10 @@ impl<'a> Builder<'a> {
                 Some(v) => self.int(v),
                 None => self.expr(ExprKind::Scalar, Type::Float),
             },
-            "char_literal" => {
-                let t = text(n, src);
-                let inner = t.trim_matches('\'');
-                let v = if inner.chars().count() == 1 {
-                    inner.chars().next().map(|c| c as i64)
-                } else {
-                    None
-                };
-                match v {
-                    Some(v) => self.int(v),
-                    None => self.scalar(),
-                }
-            }
+            "char_literal" => match char_literal_value(text(n, src)) {
+                Some(v) => self.int(v),
+                None => self.scalar(),
+            },
             "true" => self.int(1),
             "false" | "null" => self.int(0),
             "string_literal" | "concatenated_string" | "raw_string_literal" => {
@@ -2210,11 +2459,7 @@ impl<'a> Builder<'a> {
                 }
             }
             "conditional_expression" => {
-                let ty = n
-                    .child_by_field_name("consequence")
-                    .or_else(|| n.child_by_field_name("alternative"))
-                    .map(|c| self.static_type(c))
-                    .unwrap_or_default();
+                let ty = self.static_type(n);
                 let tmp = self.new_temp(ty.clone(), n);
                 let a = self.addr_of_local(tmp);
                 self.assign_into(a, &ty, n, range);
@@ -2369,26 +2614,118 @@ impl<'a> Builder<'a> {
     /// The type an expression would have, without lowering it (for `?:` temporaries).
     fn static_type(&mut self, n: Node) -> Type {
         match n.kind() {
-            "identifier" => match self.lookup(text(n, self.src)) {
-                Some(Binding::Local(l)) => self.locals[l.0 as usize].ty.clone(),
-                Some(Binding::Global(_, t)) => t,
-                None => self
-                    .ctx
-                    .env
-                    .globals
-                    .get(text(n, self.src))
-                    .map(|t| self.resolve(t))
-                    .unwrap_or_default(),
-            },
+            "identifier" => {
+                let name = text(n, self.src);
+                match self.lookup(name) {
+                    Some(Binding::Local(l)) => self.locals[l.0 as usize].ty.clone(),
+                    Some(Binding::Global(_, t)) => t,
+                    None => {
+                        if let Some(t) = self.ctx.env.globals.get(name) {
+                            self.resolve(t)
+                        } else if let Some(sig) = self.ctx.env.functions.get(name) {
+                            let sig = resolve_sig(self.ctx.env, sig);
+                            Type::pointer_to(Type::Function(Box::new(sig)))
+                        } else if name == "NULL" {
+                            Type::pointer_to(Type::Void)
+                        } else if self.ctx.env.constants.contains_key(name) {
+                            Type::Int
+                        } else {
+                            Type::Unknown
+                        }
+                    }
+                }
+            }
             "call_expression" => {
                 let callee = n.child_by_field_name("function");
                 match callee.filter(|c| c.kind() == "identifier") {
-                    Some(c) => self.call_return_type(text(c, self.src)),
-                    None => Type::Unknown,
+                    Some(c) if self.is_direct_callee(text(c, self.src)) => {
+                        self.call_return_type(text(c, self.src))
+                    }
+                    _ => self.indirect_return_type(callee),
                 }
             }
+            "pointer_expression" => {
+                let Some(arg) = n.child_by_field_name("argument") else {
+                    return Type::Unknown;
+                };
+                let t = self.static_type(arg);
+                if operator(n, self.src) == "&" {
+                    return Type::pointer_to(t);
+                }
+                match t {
+                    // `*fp` for a function pointer is the function pointer itself.
+                    Type::Pointer(inner) if matches!(*inner, Type::Function(_)) => {
+                        Type::Pointer(inner)
+                    }
+                    Type::Pointer(inner) | Type::Array(inner, _) => *inner,
+                    _ => Type::Unknown,
+                }
+            }
+            "field_expression" => {
+                let (Some(arg), Some(f)) = (
+                    n.child_by_field_name("argument"),
+                    n.child_by_field_name("field"),
+                ) else {
+                    return Type::Unknown;
+                };
+                let base = self.static_type(arg);
+                let arrow = n
+                    .child_by_field_name("operator")
+                    .map(|o| text(o, self.src) == "->")
+                    .unwrap_or(false);
+                let sty = match base {
+                    Type::Pointer(inner) | Type::Array(inner, _) if arrow => *inner,
+                    t if !arrow => t,
+                    _ => Type::Unknown,
+                };
+                self.field_type(&sty, text(f, self.src))
+            }
+            "subscript_expression" => {
+                let (Some(a), Some(i)) = (
+                    n.child_by_field_name("argument"),
+                    n.child_by_field_name("index"),
+                ) else {
+                    return Type::Unknown;
+                };
+                let base = self.static_type(a);
+                let base = if base.is_pointer_like() {
+                    base
+                } else {
+                    self.static_type(i)
+                };
+                base.pointee().cloned().unwrap_or_default()
+            }
+            "assignment_expression" => match n.child_by_field_name("left") {
+                Some(l) => self.static_type(l),
+                None => Type::Unknown,
+            },
+            "conditional_expression" => {
+                let a = n
+                    .child_by_field_name("consequence")
+                    .map(|c| self.static_type(c))
+                    .unwrap_or_default();
+                let b = n
+                    .child_by_field_name("alternative")
+                    .map(|c| self.static_type(c))
+                    .unwrap_or_default();
+                // `c ? p : 0` has the pointer's type, not the constant's.
+                match (&a, &b) {
+                    (_, b) if b.is_pointer_like() && !a.is_pointer_like() => decayed(b),
+                    (Type::Unknown, _) => b,
+                    _ => decayed(&a),
+                }
+            }
+            "compound_literal_expression" => n
+                .child_by_field_name("type")
+                .map(|t| type_descriptor(t, self.src, &mut self.local_structs))
+                .map(|t| self.resolve(&t))
+                .unwrap_or_default(),
             "string_literal" | "concatenated_string" => Type::pointer_to(Type::Int),
-            "number_literal" | "char_literal" | "sizeof_expression" => Type::Int,
+            "number_literal" => match parse_int_literal(text(n, self.src)) {
+                Some(_) => Type::Int,
+                None => Type::Float,
+            },
+            "char_literal" | "sizeof_expression" => Type::Int,
             "null" => Type::pointer_to(Type::Void),
             "cast_expression" => n
                 .child_by_field_name("type")
@@ -2407,6 +2744,10 @@ impl<'a> Builder<'a> {
     fn lvalue(&mut self, n: Node) -> ExprId {
         if self.depth >= MAX_DEPTH {
             self.fallback(TextRange::of_node(&n), "expression nested too deeply");
+            return self.unknown(Type::pointer_to(Type::Unknown));
+        }
+        if has_syntax_error(n, self.src) {
+            self.syntax_error(n);
             return self.unknown(Type::pointer_to(Type::Unknown));
         }
         self.depth += 1;
@@ -2551,6 +2892,12 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// A called name that is not a variable (a local, a function-scope static or a global
+    /// function pointer) is a direct call.
+    fn is_direct_callee(&self, name: &str) -> bool {
+        self.lookup(name).is_none() && !self.ctx.env.globals.contains_key(name)
+    }
+
     /// Calls that are really operators or macros with a value (`__builtin_expect`, `va_arg`).
     fn is_builtin_value_call(&self, n: Node) -> bool {
         n.child_by_field_name("function")
@@ -2558,7 +2905,12 @@ impl<'a> Builder<'a> {
             .map(|f| {
                 matches!(
                     text(f, self.src),
-                    "__builtin_expect" | "likely" | "unlikely" | "va_arg" | "offsetof"
+                    "__builtin_expect"
+                        | "likely"
+                        | "unlikely"
+                        | "va_arg"
+                        | "__builtin_va_arg"
+                        | "offsetof"
                 )
             })
             .unwrap_or(false)
@@ -2579,7 +2931,7 @@ impl<'a> Builder<'a> {
                         return self.rvalue(a);
                     }
                 }
-                "va_arg" => {
+                "va_arg" | "__builtin_va_arg" => {
                     // `va_arg(ap, T)`: the grammar sees a call with a type argument. The value
                     // comes from the caller's variadic arguments: unknown.
                     if let Some(a) = args.and_then(|a| a.named_child(0)) {
@@ -2592,10 +2944,7 @@ impl<'a> Builder<'a> {
                 _ => {}
             }
         }
-        let ty = match &name {
-            Some(nm) if self.lookup(nm).is_none() => self.call_return_type(nm),
-            _ => self.indirect_return_type(callee),
-        };
+        let ty = self.static_type(n);
         if ty == Type::Void {
             self.call(n, None, range);
             return self.scalar();
@@ -2655,7 +3004,7 @@ impl<'a> Builder<'a> {
         }
         let direct_name = (callee_node.kind() == "identifier")
             .then(|| text(callee_node, self.src).to_string())
-            .filter(|nm| self.lookup(nm).is_none() && !self.ctx.env.globals.contains_key(nm));
+            .filter(|nm| self.is_direct_callee(nm));
         let callee = match &direct_name {
             Some(nm) => Callee::Direct(nm.clone()),
             None => {
@@ -2850,6 +3199,85 @@ fn last_named(n: Node) -> Option<Node> {
     }
 }
 
+/// Whether C text defines `label` (`label:` after something that is not part of a name).
+fn defines_label(t: &[u8], label: &str) -> bool {
+    let l = label.as_bytes();
+    if l.is_empty() {
+        return false;
+    }
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = 0;
+    while i + l.len() <= t.len() {
+        if &t[i..i + l.len()] == l
+            && (i == 0 || !is_ident(t[i - 1]))
+            && t.get(i + l.len()).is_none_or(|b| !is_ident(*b))
+        {
+            let rest = &t[i + l.len()..];
+            let next = rest.iter().copied().find(|b| !b.is_ascii_whitespace());
+            if next == Some(b':') {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// What a jump from a point with open scopes `from` to a label with open scopes `to` leaves and
+/// enters: locals in scope at the jump but not at the label (innermost first: scopes the jump
+/// leaves, and, jumping backwards, locals declared after the label in a shared scope), and
+/// locals in scope at the label but not at the jump (outermost first: declarations the jump
+/// skips).
+fn scope_difference(from: &ScopeChain, to: &ScopeChain) -> (Vec<LocalId>, Vec<LocalId>) {
+    let locals_of = |chain: &ScopeChain, id: u32| -> Vec<LocalId> {
+        chain
+            .iter()
+            .find(|(s, _)| *s == id)
+            .map(|(_, l)| l.clone())
+            .unwrap_or_default()
+    };
+    let mut leaving = Vec::new();
+    for (sid, locals) in from.iter().rev() {
+        let kept = locals_of(to, *sid);
+        leaving.extend(locals.iter().rev().filter(|l| !kept.contains(l)).copied());
+    }
+    let mut entering = Vec::new();
+    for (sid, locals) in to {
+        let had = locals_of(from, *sid);
+        entering.extend(locals.iter().filter(|l| !had.contains(l)).copied());
+    }
+    (leaving, entering)
+}
+
+/// Whether `n` contains an ERROR node or a missing named node (an identifier tree-sitter had to
+/// invent). A missing `;` or `)` alone is harmless: the fragment is still understood.
+fn has_syntax_error(n: Node, src: &[u8]) -> bool {
+    if !n.has_error() {
+        return false;
+    }
+    let mut stack = vec![n];
+    let mut budget = 4096;
+    while let Some(x) = stack.pop() {
+        if x.is_error() || (x.is_missing() && x.is_named()) {
+            return true;
+        }
+        budget -= 1;
+        if budget == 0 {
+            return true;
+        }
+        // `va_arg(ap, char *)`: the type argument parses with an ERROR, but the call is
+        // understood (see `call_value`).
+        let type_argument_macro = x.kind() == "call_expression"
+            && x.child_by_field_name("function")
+                .is_some_and(|f| matches!(text(f, src), "va_arg" | "__builtin_va_arg"));
+        if x.has_error() && !type_argument_macro {
+            let mut c = x.walk();
+            stack.extend(x.children(&mut c));
+        }
+    }
+    false
+}
+
 /// Remove `Nop` joins with a single successor (redirecting their predecessors), then renumber
 /// the remaining nodes and compute predecessors. Entry and exit are kept.
 fn compact(nodes: Vec<Node0>, entry: NodeId, exit: NodeId) -> (Vec<IrNode>, NodeId, NodeId) {
@@ -2881,24 +3309,62 @@ fn compact(nodes: Vec<Node0>, entry: NodeId, exit: NodeId) -> (Vec<IrNode>, Node
     // A Nop cycle resolves to some member; keep that member as a real node.
     let kept: Vec<bool> = (0..n).map(|i| target[i] == i as u32).collect();
     let mut renum = vec![u32::MAX; n];
-    let mut out: Vec<IrNode> = Vec::new();
-    for i in 0..n {
-        if kept[i] {
-            renum[i] = out.len() as u32;
-            out.push(IrNode {
-                stmt: nodes[i].stmt.clone(),
-                succs: SmallVec::new(),
-                preds: SmallVec::new(),
-            });
+    // Number the kept nodes in source-like order: reverse postorder from the entry (a branch's
+    // first successor first), then unreachable code in creation order, then the exit.
+    let succs_of = |i: usize| -> Vec<u32> {
+        let mut v: Vec<u32> = Vec::new();
+        for s in &nodes[i].succs {
+            let t = target[s.0 as usize];
+            if !v.contains(&t) {
+                v.push(t);
+            }
         }
+        v
+    };
+    let mut order: Vec<u32> = Vec::with_capacity(n);
+    let mut visited = vec![false; n];
+    let e = entry.0 as usize;
+    visited[e] = true;
+    // (node, its successors, how many have been visited), successors taken last-first so that
+    // the reversed postorder lists the first successor's code first.
+    let mut stack: Vec<(u32, Vec<u32>, usize)> = vec![(e as u32, succs_of(e), 0)];
+    while let Some(top) = stack.last_mut() {
+        let (node, succs, next) = (top.0, &top.1, top.2);
+        if next < succs.len() {
+            let s = succs[succs.len() - 1 - next];
+            top.2 += 1;
+            if !visited[s as usize] {
+                visited[s as usize] = true;
+                stack.push((s, succs_of(s as usize), 0));
+            }
+        } else {
+            order.push(node);
+            stack.pop();
+        }
+    }
+    order.reverse();
+    order.retain(|&i| i != exit.0);
+    for i in 0..n {
+        if kept[i] && !visited[i] && i != exit.0 as usize {
+            order.push(i as u32);
+        }
+    }
+    order.push(exit.0);
+    let mut out: Vec<IrNode> = Vec::new();
+    for &i in &order {
+        let i = i as usize;
+        renum[i] = out.len() as u32;
+        out.push(IrNode {
+            stmt: nodes[i].stmt.clone(),
+            succs: SmallVec::new(),
+            preds: SmallVec::new(),
+        });
     }
     for t in target.iter_mut() {
         *t = renum[*t as usize];
     }
-    for i in 0..n {
-        if !kept[i] {
-            continue;
-        }
+    for &i in &order {
+        let i = i as usize;
         let from = renum[i];
         for s in &nodes[i].succs {
             let to = NodeId(target[s.0 as usize]);

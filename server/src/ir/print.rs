@@ -57,11 +57,15 @@ fn c_expr(ir: &FunctionIr, e: ExprId, out: &mut String, depth: u32) {
         ExprKind::Addr(s @ (Symbol::Function(_) | Symbol::StringLit(_))) => {
             out.push_str(&symbol_name(ir, s))
         }
+        // An array's name is its address.
+        ExprKind::Addr(s) if points_to_array(ir, e) => out.push_str(&symbol_name(ir, s)),
         ExprKind::Addr(s) => {
             out.push('&');
             out.push_str(&symbol_name(ir, s));
         }
         ExprKind::Deref(a) => c_lvalue(ir, *a, out, depth + 1),
+        // An array member's name is its address too.
+        ExprKind::Field(..) if points_to_array(ir, e) => c_lvalue(ir, e, out, depth + 1),
         ExprKind::Field(..) => {
             out.push('&');
             c_lvalue(ir, e, out, depth + 1);
@@ -76,6 +80,10 @@ fn c_expr(ir: &FunctionIr, e: ExprId, out: &mut String, depth: u32) {
     }
 }
 
+fn points_to_array(ir: &FunctionIr, e: ExprId) -> bool {
+    matches!(ir.exprs.ty(e), Type::Pointer(t) if matches!(**t, Type::Array(..)))
+}
+
 /// The C lvalue whose address is `addr` (`*addr` as C).
 fn c_lvalue(ir: &FunctionIr, addr: ExprId, out: &mut String, depth: u32) {
     if depth > MAX_PRINT_DEPTH {
@@ -86,20 +94,25 @@ fn c_lvalue(ir: &FunctionIr, addr: ExprId, out: &mut String, depth: u32) {
         ExprKind::Addr(s) => out.push_str(&symbol_name(ir, s)),
         ExprKind::Field(base, f) => {
             match ir.exprs.kind(*base) {
-                // `(&s).f` is `s.f`
-                ExprKind::Addr(_) | ExprKind::Field(..) => {
+                // `(&s).f` is `s.f`, and `(a + i)->f` is `a[i].f`
+                ExprKind::Addr(_) | ExprKind::Field(..) | ExprKind::Binary(BinOp::Add, ..) => {
                     c_lvalue(ir, *base, out, depth + 1);
                     out.push('.');
                 }
                 _ => {
-                    c_expr(ir, *base, out, depth + 1);
+                    c_postfix_operand(ir, *base, out, depth + 1);
                     out.push_str("->");
                 }
             }
             out.push_str(f);
         }
         ExprKind::Binary(BinOp::Add, b, i) => {
-            c_expr(ir, *b, out, depth + 1);
+            // `m[i][j]`: the row `m[i]` is an array, whose address is `m + i`.
+            if points_to_array(ir, *b) && matches!(ir.exprs.kind(*b), ExprKind::Binary(..)) {
+                c_lvalue(ir, *b, out, depth + 1);
+            } else {
+                c_postfix_operand(ir, *b, out, depth + 1);
+            }
             out.push('[');
             c_expr(ir, *i, out, depth + 1);
             out.push(']');
@@ -108,6 +121,20 @@ fn c_lvalue(ir: &FunctionIr, addr: ExprId, out: &mut String, depth: u32) {
             out.push('*');
             c_expr(ir, addr, out, depth + 1);
         }
+    }
+}
+
+/// An expression followed by `->f` or `[i]`: a prefix `*` or `&` needs parentheses
+/// (`(*pp)->v`, not `*pp->v`).
+fn c_postfix_operand(ir: &FunctionIr, e: ExprId, out: &mut String, depth: u32) {
+    let mut s = String::new();
+    c_expr(ir, e, &mut s, depth);
+    if s.starts_with(['*', '&']) {
+        out.push('(');
+        out.push_str(&s);
+        out.push(')');
+    } else {
+        out.push_str(&s);
     }
 }
 

@@ -64,8 +64,23 @@ impl fmt::Display for Type {
             Type::Int => write!(f, "int"),
             Type::Float => write!(f, "double"),
             Type::Pointer(t) => write!(f, "{t}*"),
-            Type::Array(t, Some(n)) => write!(f, "{t}[{n}]"),
-            Type::Array(t, None) => write!(f, "{t}[]"),
+            Type::Array(..) => {
+                // C order: `int m[3][4]` is an array of 3 arrays of 4 ints.
+                let mut dims = Vec::new();
+                let mut t = self;
+                while let Type::Array(inner, n) = t {
+                    dims.push(*n);
+                    t = inner;
+                }
+                write!(f, "{t}")?;
+                for d in dims {
+                    match d {
+                        Some(n) => write!(f, "[{n}]")?,
+                        None => write!(f, "[]")?,
+                    }
+                }
+                Ok(())
+            }
             Type::Struct(s) => write!(f, "struct {s}"),
             Type::Union(s) => write!(f, "union {s}"),
             Type::Function(sig) => {
@@ -287,6 +302,15 @@ fn anonymous_tag(node: Node, src: &[u8]) -> String {
 /// The base type named by a declaration's specifiers (`type` field), and any struct definitions
 /// found inside it (pushed to `structs`).
 pub(crate) fn base_type(spec: Node, src: &[u8], structs: &mut Vec<StructDef>) -> Type {
+    base_type_at(spec, src, structs, 0)
+}
+
+/// Struct definitions nested inside member declarations deeper than this keep their tag but
+/// not their fields (only generated or hostile code nests them this deep).
+const MAX_STRUCT_DEFINITION_DEPTH: u32 = 64;
+
+/// [`base_type`] for a specifier `depth` struct definitions deep.
+fn base_type_at(spec: Node, src: &[u8], structs: &mut Vec<StructDef>, depth: u32) -> Type {
     match spec.kind() {
         "primitive_type" => match text(spec, src) {
             "void" => Type::Void,
@@ -309,8 +333,10 @@ pub(crate) fn base_type(spec: Node, src: &[u8], structs: &mut Vec<StructDef>) ->
                 Some(n) => text(n, src).to_string(),
                 None => anonymous_tag(spec, src),
             };
-            if let Some(body) = spec.child_by_field_name("body") {
-                let fields = struct_fields(body, src, structs, 0);
+            if let Some(body) = spec.child_by_field_name("body")
+                && depth < MAX_STRUCT_DEFINITION_DEPTH
+            {
+                let fields = struct_fields(body, src, structs, depth + 1);
                 structs.push(StructDef {
                     tag: tag.clone(),
                     is_union,
@@ -336,9 +362,6 @@ pub(crate) fn base_type(spec: Node, src: &[u8], structs: &mut Vec<StructDef>) ->
     }
 }
 
-/// Nested anonymous members deeper than this are not flattened.
-const MAX_STRUCT_NESTING: u32 = 16;
-
 fn struct_fields(
     body: Node,
     src: &[u8],
@@ -354,17 +377,19 @@ fn struct_fields(
         let Some(spec) = decl.child_by_field_name("type") else {
             continue;
         };
-        let base = base_type(spec, src, structs);
+        let base = base_type_at(spec, src, structs, depth);
         let mut c2 = decl.walk();
         let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c2).collect();
         if declarators.is_empty() {
-            // C11 anonymous struct/union member: its fields belong to the parent.
-            if depth < MAX_STRUCT_NESTING
-                && matches!(spec.kind(), "struct_specifier" | "union_specifier")
+            // C11 anonymous struct/union member: its fields belong to the parent. `base_type_at`
+            // has just collected them (flattened already); parsing the body again would
+            // double the work at every nesting level.
+            if matches!(spec.kind(), "struct_specifier" | "union_specifier")
                 && spec.child_by_field_name("name").is_none()
-                && let Some(inner) = spec.child_by_field_name("body")
+                && let Some(tag) = base.struct_tag()
+                && let Some(def) = structs.iter().rev().find(|s| s.tag == tag)
             {
-                fields.extend(struct_fields(inner, src, structs, depth + 1));
+                fields.extend(def.fields.clone());
             }
             continue;
         }
@@ -537,6 +562,11 @@ pub(crate) fn adjust_param_type(ty: Type) -> Type {
 /// Parse a C integer literal (decimal, hex, octal, binary, with suffixes).
 pub(crate) fn parse_int_literal(s: &str) -> Option<i64> {
     let s = s.trim().replace('\'', "");
+    // tree-sitter-c folds a leading sign into the literal (`return -1;` has the literal `-1`).
+    let (negative, s) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest.trim_start()),
+        None => (false, s.strip_prefix('+').unwrap_or(&s).trim_start()),
+    };
     let s = s.trim_end_matches(['u', 'U', 'l', 'L']);
     if s.is_empty() {
         return None;
@@ -550,7 +580,8 @@ pub(crate) fn parse_int_literal(s: &str) -> Option<i64> {
     } else {
         (s, 10)
     };
-    u64::from_str_radix(digits, radix).ok().map(|v| v as i64)
+    let v = u64::from_str_radix(digits, radix).ok()? as i64;
+    Some(if negative { v.wrapping_neg() } else { v })
 }
 
 #[cfg(test)]
@@ -564,6 +595,10 @@ mod tests {
         assert_eq!(parse_int_literal("0x1F"), Some(31));
         assert_eq!(parse_int_literal("017"), Some(15));
         assert_eq!(parse_int_literal("1.5"), None);
+        assert_eq!(parse_int_literal("-1"), Some(-1));
+        assert_eq!(parse_int_literal("-0x10"), Some(-16));
+        assert_eq!(parse_int_literal("+7"), Some(7));
+        assert_eq!(parse_int_literal("-1.5"), None);
     }
 
     #[test]

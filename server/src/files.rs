@@ -1,0 +1,74 @@
+//! Finding the C files of a workspace and the `reductio.toml` that configures it (shared by the
+//! CLI and the language server).
+
+use crate::config::{Config, ConfigError};
+use std::path::{Path, PathBuf};
+
+/// `.c` and `.h` files under `paths` (files are taken as given), honouring `.gitignore` and the
+/// configuration's `exclude` globs. Sorted, deduplicated.
+pub fn discover(paths: &[PathBuf], exclude: &[String]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    let overrides_for = |root: &Path| -> Result<ignore::overrides::Override, String> {
+        let mut b = ignore::overrides::OverrideBuilder::new(root);
+        for pat in exclude {
+            b.add(&format!("!{pat}"))
+                .map_err(|e| format!("bad exclude pattern `{pat}`: {e}"))?;
+        }
+        b.build().map_err(|e| e.to_string())
+    };
+    for p in paths {
+        let meta = std::fs::metadata(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+        if meta.is_file() {
+            out.push(p.clone());
+            continue;
+        }
+        let walker = ignore::WalkBuilder::new(p)
+            .overrides(overrides_for(p)?)
+            .require_git(false)
+            .build();
+        for entry in walker {
+            let entry = entry.map_err(|e| e.to_string())?;
+            let path = entry.path();
+            if entry.file_type().map(|t| t.is_file()).unwrap_or(false)
+                && matches!(path.extension().and_then(|e| e.to_str()), Some("c" | "h"))
+            {
+                out.push(path.to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// The `reductio.toml` for a path: in the directory itself (or the file's directory), or the
+/// nearest ancestor that has one.
+pub fn find_config(start: &Path) -> Option<PathBuf> {
+    let abs = std::fs::canonicalize(start).ok()?;
+    let mut dir = if abs.is_dir() {
+        abs
+    } else {
+        abs.parent()?.to_path_buf()
+    };
+    loop {
+        let c = dir.join("reductio.toml");
+        if c.is_file() {
+            return Some(c);
+        }
+        if !dir.pop() {
+            return None;
+        }
+    }
+}
+
+pub fn load_config(path: &Path) -> Result<Config, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Config::from_toml(&text).map_err(|ConfigError(e)| format!("{}: {e}", path.display()))
+}
+
+/// Read a source file; invalid UTF-8 is replaced (and reported by the caller).
+pub fn read_source(path: &Path) -> Result<(String, bool), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(crate::syntax::decode_source(&bytes))
+}

@@ -1,0 +1,1418 @@
+//! The demand-driven interprocedural worklist of Figure 8, with the transfer functions of §4.3
+//! and Map/Unmap of §4.4.
+//!
+//! A fact stored at a node is the fact *after* that node (as in the paper's R(n)(c)).
+//! Processing it applies the node's transfer and inserts the pre-state at the predecessors;
+//! a call maps the fact into the callee's exit under a context, an entry unmaps it to the call
+//! sites registered for that context (or, for facts born in the function, to every caller).
+//! Contexts are the mapped facts themselves, so a callee summary is exact per entry fact.
+//! Facts are kept separated by the regions of their hit expressions (§4.8).
+
+use super::expr::{Arena, E, EKind, Sym, display};
+use super::library::{Returns, is_noreturn, known_function};
+use super::state::{Fact, cleanup, infeasible, miss};
+use super::{
+    EngineConfig, FuncId, Loc, Place, ProbeResult, ProbeSite, Program, Root, Start, Subject,
+    TraceStep, Unproved, Verdict,
+};
+use crate::ir::{
+    Callee, CmpOp, FunctionIr, LocalId, LocalKind, NodeId, Notation, StmtKind, Type, display_stmt,
+};
+use crate::regions::{Region, RegionSet, VarRoot};
+use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+type Ctx = u32;
+const NONE: Ctx = 0;
+type SlotId = u32;
+
+/// Refutations kept for the report.
+const MAX_REFUTATIONS: usize = 5;
+/// Longest trace followed back (a guard; real traces are far shorter).
+const MAX_TRACE: usize = 10_000;
+
+#[derive(Clone, Debug)]
+enum Prov {
+    /// The probe's own starting fact.
+    Start,
+    /// Pre-state of the slot's successor node.
+    Edge(SlotId),
+    /// Mapped into a callee's exit from the caller's slot at the call node.
+    Map(SlotId),
+    /// Unmapped from the callee's entry slot to the caller (registration's caller slot, if
+    /// the fact was mapped from one).
+    Unmap {
+        entry: SlotId,
+        call_node: NodeId,
+        caller: Option<SlotId>,
+    },
+    /// The probe starts inside a callee at its exit (M2/M3 probes).
+    StartInCallee,
+}
+
+struct Slot {
+    func: FuncId,
+    node: NodeId,
+    ctx: Ctx,
+    index: RegionSet,
+    fact: Fact,
+    prov: Prov,
+    queued: bool,
+}
+
+/// What Map removed from a fact (the caller's locals), restored by Unmap.
+#[derive(Clone, Debug, Default)]
+struct Saved {
+    s: RegionSet,
+    h: Vec<E>,
+    m: Vec<E>,
+}
+
+#[derive(Clone, Debug)]
+struct Registration {
+    func: FuncId,
+    node: NodeId,
+    ctx: Ctx,
+    saved: Saved,
+    caller_slot: Option<SlotId>,
+}
+
+enum Outcome {
+    Leak { slot: SlotId, alloc_node: NodeId },
+    Budget(String),
+}
+
+enum AllocResult {
+    Contradiction,
+    Validated,
+    Continue(Fact),
+}
+
+struct Engine<'p> {
+    prog: &'p dyn Program,
+    cfg: EngineConfig,
+    a: Arena<'p>,
+    bodies: FxHashMap<FuncId, Arc<FunctionIr>>,
+    slots: Vec<Slot>,
+    at: FxHashMap<(FuncId, NodeId, Ctx), SmallVec<[SlotId; 2]>>,
+    work: VecDeque<SlotId>,
+    contexts: FxHashMap<(FuncId, Fact), Ctx>,
+    registrations: FxHashMap<(FuncId, Ctx), Vec<Registration>>,
+    summaries: FxHashMap<(FuncId, Ctx), Vec<SlotId>>,
+    next_ctx: Ctx,
+    transfers: u32,
+    refutations: Vec<TraceStep>,
+    refuted_nodes: FxHashSet<(FuncId, NodeId)>,
+    outcome: Option<Outcome>,
+    input_dependent: Option<(FuncId, String)>,
+    unsupported: Option<(String, Option<Loc>)>,
+    probe_func: FuncId,
+    probe_node: NodeId,
+    probe_note: String,
+}
+
+/// Run one probe of function `func` to a verdict.
+pub fn run_probe(
+    prog: &dyn Program,
+    func: FuncId,
+    site: &ProbeSite,
+    cfg: EngineConfig,
+) -> ProbeResult {
+    let mut eng = Engine {
+        prog,
+        cfg,
+        a: Arena::new(prog.env(), prog.classes()),
+        bodies: FxHashMap::default(),
+        slots: vec![],
+        at: FxHashMap::default(),
+        work: VecDeque::new(),
+        contexts: FxHashMap::default(),
+        registrations: FxHashMap::default(),
+        summaries: FxHashMap::default(),
+        next_ctx: 1,
+        transfers: 0,
+        refutations: vec![],
+        refuted_nodes: FxHashSet::default(),
+        outcome: None,
+        input_dependent: None,
+        unsupported: None,
+        probe_func: func,
+        probe_node: site.node,
+        probe_note: probe_note(site),
+    };
+    eng.start(func, site);
+    eng.run();
+    eng.finish()
+}
+
+fn probe_note(site: &ProbeSite) -> String {
+    use super::ProbeKind::*;
+    let v = &site.variable;
+    match site.kind {
+        Assignment | Allocation | AssignedReturn => format!("`{v}` is overwritten"),
+        FreeField => format!("freed while `{v}` still points to it"),
+        ReturnLocal | ScopeEnd => format!("`{v}` goes out of scope"),
+        IgnoredReturn => format!("the result of `{v}` is dropped"),
+    }
+}
+
+impl<'p> Engine<'p> {
+    fn body(&mut self, f: FuncId) -> Arc<FunctionIr> {
+        if let Some(b) = self.bodies.get(&f) {
+            return b.clone();
+        }
+        let b = self.prog.body(f);
+        self.a.learn_function(f, &b);
+        self.bodies.insert(f, b.clone());
+        b
+    }
+
+    fn local_name(&self, f: FuncId, l: LocalId) -> String {
+        self.bodies
+            .get(&f)
+            .and_then(|b| b.locals.get(l.0 as usize))
+            .map(|l| l.name.clone())
+            .unwrap_or_else(|| format!("local{}", l.0))
+    }
+
+    fn show(&self, e: E) -> String {
+        let names = |f: FuncId, l: LocalId| self.local_name(f, l);
+        display(&self.a, e, &names)
+    }
+
+    fn loc(&mut self, f: FuncId, n: NodeId) -> Loc {
+        let b = self.body(f);
+        Loc {
+            func: f,
+            node: n,
+            range: b.node(n).stmt.range,
+        }
+    }
+
+    fn refute(&mut self, f: FuncId, n: NodeId, why: String) {
+        if self.refutations.len() < MAX_REFUTATIONS && self.refuted_nodes.insert((f, n)) {
+            let loc = self.loc(f, n);
+            self.refutations.push(TraceStep { loc, note: why });
+        }
+    }
+
+    fn stmt_text(&mut self, f: FuncId, n: NodeId) -> String {
+        let b = self.body(f);
+        display_stmt(&b, &b.node(n).stmt.kind, Notation::C)
+    }
+
+    // ---- expressions of the probe -------------------------------------------------------
+
+    fn tr(&mut self, f: FuncId, e: crate::ir::ExprId) -> E {
+        let b = self.body(f);
+        self.a.translate(f, &b, e)
+    }
+
+    fn local_addr(&mut self, f: FuncId, l: LocalId) -> E {
+        let b = self.body(f);
+        let ty = b.local(l).ty.clone();
+        self.a.addr_local(f, l, &ty)
+    }
+
+    fn field_addr(&mut self, base: E, field: &str) -> E {
+        let sty = self
+            .a
+            .env()
+            .resolve(&self.a.ty(base).pointee().cloned().unwrap_or_default());
+        let fty = self.a.env().field_type(&sty, field);
+        let n = self.a.string(field);
+        self.a.mk(EKind::Field(base, n), &Type::pointer_to(fty))
+    }
+
+    fn place(&mut self, f: FuncId, p: &Place) -> E {
+        let mut addr = match p.root {
+            Root::Addr(a) => self.tr(f, a),
+            Root::Local(l) => self.local_addr(f, l),
+            Root::PointedBy(v) => self.tr(f, v),
+        };
+        for fld in &p.fields {
+            addr = self.field_addr(addr, fld);
+        }
+        addr
+    }
+
+    fn zero(&mut self) -> E {
+        self.a.int(0)
+    }
+
+    // ---- helpers of Figure 2 and disjointness --------------------------------------------
+
+    /// `e # w`: no memory read of `e` is in `w`.
+    fn disjoint(&mut self, e: E, w: &RegionSet) -> bool {
+        let mut mems: SmallVec<[E; 8]> = SmallVec::new();
+        self.a.mems(e, &mut mems);
+        mems.into_iter().all(|m| match *self.a.kind(m) {
+            EKind::Deref(x) => !self.a.pt(x).intersects(w),
+            _ => true,
+        })
+    }
+
+    /// `E[*e0] # w`: every memory read of `e` other than the occurrences of `target` itself is
+    /// disjoint from `w` (reads inside `target`'s address are checked too).
+    fn context_disjoint(&mut self, e: E, target: E, w: &RegionSet) -> bool {
+        let mut mems: SmallVec<[E; 8]> = SmallVec::new();
+        self.a.mems(e, &mut mems);
+        mems.into_iter().all(|m| {
+            if m == target {
+                return true;
+            }
+            match *self.a.kind(m) {
+                EKind::Deref(x) => !self.a.pt(x).intersects(w),
+                _ => true,
+            }
+        })
+    }
+
+    fn finish_fact(&mut self, mut f: Fact) -> Option<Fact> {
+        f.normalize();
+        if infeasible(&mut self.a, &f) {
+            return None;
+        }
+        cleanup(&mut self.a, &mut f);
+        if f.h.iter().any(|e| self.has_unknown(*e)) {
+            f.tainted = true;
+        }
+        Some(f)
+    }
+
+    fn has_unknown(&self, e: E) -> bool {
+        match self.a.kind(e) {
+            EKind::Unknown => true,
+            EKind::Deref(x) | EKind::Field(x, _) => self.has_unknown(*x),
+            EKind::Bin(_, l, r) => self.has_unknown(*l) || self.has_unknown(*r),
+            _ => false,
+        }
+    }
+
+    /// Regions that may hold a pointer, of those written.
+    fn grow_s(&mut self, s: &mut RegionSet, w: &RegionSet) {
+        let mut add = RegionSet::empty();
+        for r in w.iter() {
+            if self.a.may_hold_pointer(r) {
+                add.insert(r);
+            }
+        }
+        add.all_memory = w.all_memory;
+        s.union_with(&add);
+    }
+
+    // ---- transfer functions ---------------------------------------------------------------
+
+    /// `*e0 ← e1` (Figure 3). `None` is ⊥ (a contradiction).
+    fn assign(&mut self, d: &Fact, e0: E, e1: E) -> Option<Fact> {
+        let w = self.a.pt(e0);
+        let target = self.a.deref(e0);
+        let mut s2 = d.s.clone();
+        self.grow_s(&mut s2, &w);
+        let e1_disjoint = self.disjoint(e1, &w);
+        let e1_misses = miss(&mut self.a, d, e1);
+        let e1_hits = d.hits(e1);
+        let e0_disjoint = self.disjoint(e0, &w);
+        let mut h2: Vec<E> = Vec::new();
+        let mut m2: Vec<E> = Vec::new();
+        for (sign_hit, list) in [(true, d.h.clone()), (false, d.m.clone())] {
+            for e in list {
+                let out = if sign_hit { &mut h2 } else { &mut m2 };
+                // FILTER1
+                if self.disjoint(e, &w) {
+                    out.push(e);
+                } else if let EKind::Deref(x) = *self.a.kind(e) {
+                    let x_disjoint = self.disjoint(x, &w);
+                    // FILTER4: the right-hand side keeps its value if it is overwritten by it.
+                    if e == e1 && x_disjoint {
+                        out.push(e);
+                    } else if x_disjoint && e1_disjoint {
+                        // FILTER2 / FILTER3: the written value's status differs from e's, so e
+                        // is not the written location.
+                        if (sign_hit && e1_misses) || (!sign_hit && e1_hits) {
+                            out.push(e);
+                        }
+                    }
+                }
+                // SUBST1
+                if self.a.contains(e, target) && self.context_disjoint(e, target, &w) {
+                    let s = self.a.substitute(e, target, e1);
+                    let out = if sign_hit { &mut h2 } else { &mut m2 };
+                    out.push(s);
+                }
+            }
+        }
+        // SUBST2: the written location missed, so the written value misses.
+        if e0_disjoint && miss(&mut self.a, d, target) {
+            m2.push(e1);
+        }
+        let mut f = Fact {
+            s: s2,
+            h: h2.into_iter().collect(),
+            m: m2.into_iter().collect(),
+            tainted: d.tainted,
+        };
+        f.normalize();
+        self.finish_fact(f)
+    }
+
+    /// `*e0 ← alloc`.
+    fn alloc(&mut self, d: &Fact, e0: E) -> AllocResult {
+        let w = self.a.pt(e0);
+        let target = self.a.deref(e0);
+        let unaliased_hit = d.h.clone().into_iter().any(|e| match *self.a.kind(e) {
+            EKind::Deref(x) => !self.a.pt(x).intersects(&w),
+            _ => false,
+        });
+        let e0_disjoint = self.disjoint(e0, &w);
+        if unaliased_hit && d.hits(target) && e0_disjoint {
+            return AllocResult::Contradiction;
+        }
+        if unaliased_hit || (miss(&mut self.a, d, target) && e0_disjoint) {
+            let z = self.zero();
+            return match self.assign(d, e0, z) {
+                Some(f) => AllocResult::Continue(f),
+                None => AllocResult::Contradiction,
+            };
+        }
+        AllocResult::Validated
+    }
+
+    /// `free(e)`.
+    fn free(&mut self, d: &Fact, e: E) -> Option<Fact> {
+        if d.hits(e) {
+            return None;
+        }
+        if miss(&mut self.a, d, e) {
+            return Some(d.clone());
+        }
+        let mut f = d.clone();
+        f.m.push(e);
+        f.normalize();
+        Some(f)
+    }
+
+    /// `cond(l op r)`.
+    fn cond(&mut self, d: &Fact, l: E, op: CmpOp, r: E) -> Option<Fact> {
+        let mut f = d.clone();
+        match op {
+            CmpOp::Eq => {
+                if d.hits(l) {
+                    f.h.push(r);
+                }
+                if d.hits(r) {
+                    f.h.push(l);
+                }
+                if miss(&mut self.a, d, l) {
+                    f.m.push(r);
+                }
+                if miss(&mut self.a, d, r) {
+                    f.m.push(l);
+                }
+            }
+            CmpOp::Ne => {
+                if d.hits(l) {
+                    f.m.push(r);
+                }
+                if d.hits(r) {
+                    f.m.push(l);
+                }
+            }
+            _ => return Some(f),
+        }
+        f.normalize();
+        self.finish_fact(f)
+    }
+
+    fn mentions_locals(&self, e: E, f: FuncId, locals: &FxHashSet<LocalId>) -> bool {
+        self.a.mentions(
+            e,
+            &|s| matches!(s, Sym::Local(g, l) if g == f && locals.contains(&l)),
+        )
+    }
+
+    /// `scope(x)` for each local: a fresh variable cannot point to the cell (⊥ if it hits);
+    /// otherwise facts about it are forgotten.
+    fn scope_begin(&mut self, d: &Fact, f: FuncId, locals: &[LocalId]) -> Option<Fact> {
+        let set: FxHashSet<LocalId> = locals.iter().copied().collect();
+        if d.h.iter().any(|e| self.mentions_locals(*e, f, &set)) {
+            return None;
+        }
+        let mut out = d.clone();
+        out.m.retain(|e| !self.mentions_locals(*e, f, &set));
+        let names = &self.a.names;
+        let _ = names;
+        let mut drop_regions = Vec::new();
+        for r in out.s.iter() {
+            if let Region::Var(i) = r
+                && let VarRoot::Local(g, l) = &self.a.names.var_path(i).root
+                && *g == f
+                && set.contains(l)
+            {
+                drop_regions.push(r);
+            }
+        }
+        for r in drop_regions {
+            out.s.remove(r);
+        }
+        Some(out)
+    }
+
+    /// A local's value dies (scope end): `*a_x ← 0` for each pointer it holds.
+    fn nullify_local(&mut self, d: &Fact, f: FuncId, l: LocalId) -> Option<Fact> {
+        let b = self.body(f);
+        let local = b.local(l);
+        if matches!(local.kind, LocalKind::Return) {
+            return Some(d.clone());
+        }
+        let ty = self.a.env().resolve(&local.ty);
+        let addr = self.local_addr(f, l);
+        self.nullify_typed(d, addr, &ty, 0)
+    }
+
+    fn nullify_typed(&mut self, d: &Fact, addr: E, ty: &Type, depth: u32) -> Option<Fact> {
+        match ty {
+            Type::Pointer(_) | Type::Unknown | Type::Named(_) => {
+                let z = self.zero();
+                self.assign(d, addr, z)
+            }
+            t if t.is_aggregate() && depth < 3 => {
+                let Some(def) = self.a.env().struct_def(t).cloned() else {
+                    return Some(d.clone());
+                };
+                let mut cur = d.clone();
+                for fd in &def.fields {
+                    let fty = self.a.env().resolve(&fd.ty);
+                    if fty.is_pointer() || fty.is_aggregate() {
+                        let fa = self.field_addr(addr, &fd.name);
+                        cur = self.nullify_typed(&cur, fa, &fty, depth + 1)?;
+                    }
+                }
+                Some(cur)
+            }
+            Type::Array(elem, _) if elem.is_pointer() => {
+                // The elements die with the array: they may have held references.
+                let idx = self.a.mk(EKind::Num, &Type::Int);
+                let ea = self.a.mk(
+                    EKind::Bin(crate::ir::BinOp::Add, addr, idx),
+                    &Type::pointer_to((**elem).clone()),
+                );
+                let w = self.a.pt(ea);
+                let mut out = d.clone();
+                self.grow_s(&mut out.s, &w);
+                Some(out)
+            }
+            _ => Some(d.clone()),
+        }
+    }
+
+    /// Memory in `w` may be overwritten with anything: facts reading it are forgotten and its
+    /// regions may hold pointers to the cell.
+    fn havoc(&mut self, d: &Fact, w: &RegionSet) -> Fact {
+        let mut out = d.clone();
+        self.grow_s(&mut out.s, w);
+        let keep = |eng: &mut Self, e: E| eng.disjoint(e, w);
+        let h = out.h.clone();
+        out.h = h.into_iter().filter(|e| keep(self, *e)).collect();
+        let m = out.m.clone();
+        out.m = m.into_iter().filter(|e| keep(self, *e)).collect();
+        out
+    }
+
+    /// A call to a function without a body (library or unknown). `dest` is written unless
+    /// `skip_dest` (the probe of that very write).
+    fn bodyless_call(
+        &mut self,
+        d: &Fact,
+        name: Option<&str>,
+        dest: Option<E>,
+        args: &[E],
+        skip_dest: bool,
+    ) -> Result<Fact, String> {
+        if let Some(n) = name
+            && is_noreturn(n)
+        {
+            return Err(format!("`{n}` does not return"));
+        }
+        let known = name.and_then(known_function);
+        let mut cur = d.clone();
+        let value = match known {
+            Some(k) => {
+                if k.writes_first_argument
+                    && let Some(&a0) = args.first()
+                    && self.a.ty(a0).pointee().is_some()
+                {
+                    let w = self.a.pt(a0);
+                    cur = self.havoc(&cur, &w);
+                }
+                match k.returns {
+                    Returns::Number => self.a.mk(EKind::Num, &Type::Int),
+                    Returns::FirstArgument => match args.first() {
+                        Some(&a0) => a0,
+                        None => self.a.mk(EKind::Unknown, &Type::Unknown),
+                    },
+                    Returns::StaticMemory => {
+                        let s = self.a.string("<library static memory>");
+                        self.a.mk(
+                            EKind::Addr(Sym::Global(s)),
+                            &Type::pointer_to(Type::Unknown),
+                        )
+                    }
+                }
+            }
+            None => {
+                let callee = name.unwrap_or("a function pointer");
+                if self.cfg.unknown_calls_escape {
+                    for &arg in args {
+                        if !super::expr::is_pointerish(self.a.ty(arg)) {
+                            continue;
+                        }
+                        if cur.h.iter().any(|h| self.a.contains(*h, arg)) {
+                            return Err(format!(
+                                "it is passed to `{callee}`, which has no body here: it escapes"
+                            ));
+                        }
+                        if !miss(&mut self.a, &cur, arg) {
+                            cur.m.push(arg);
+                        }
+                    }
+                }
+                let mut w = RegionSet::empty();
+                if !self.cfg.unknown_calls_escape {
+                    w = RegionSet::all_memory();
+                }
+                for &arg in args {
+                    if self.a.ty(arg).pointee().is_some() {
+                        let p = self.a.pt(arg);
+                        w.union_with(&p);
+                    }
+                }
+                cur.normalize();
+                cur = self.havoc(&cur, &w);
+                self.a.mk(EKind::Unknown, &Type::Unknown)
+            }
+        };
+        cur.normalize();
+        if let Some(dest) = dest
+            && !skip_dest
+        {
+            return match self.assign(&cur, dest, value) {
+                Some(f) => Ok(f),
+                None => Err("the call's result contradicts it".into()),
+            };
+        }
+        match self.finish_fact(cur) {
+            Some(f) => Ok(f),
+            None => Err("contradiction at the call".into()),
+        }
+    }
+
+    // ---- the worklist ---------------------------------------------------------------------
+
+    fn insert(&mut self, func: FuncId, node: NodeId, ctx: Ctx, fact: Fact, prov: Prov) {
+        if self.outcome.is_some() {
+            return;
+        }
+        if fact.s.len() as u32 > self.cfg.max_regions {
+            self.outcome = Some(Outcome::Budget(format!(
+                "the region set grew past {} regions",
+                self.cfg.max_regions
+            )));
+            return;
+        }
+        let index = fact.index(&mut self.a);
+        let key = (func, node, ctx);
+        if let Some(ids) = self.at.get(&key) {
+            for &id in ids {
+                if self.slots[id as usize].index == index {
+                    let changed = self.slots[id as usize].fact.join(&fact);
+                    if changed && !self.slots[id as usize].queued {
+                        self.slots[id as usize].queued = true;
+                        self.work.push_back(id);
+                    }
+                    return;
+                }
+            }
+        }
+        let id = self.slots.len() as SlotId;
+        self.slots.push(Slot {
+            func,
+            node,
+            ctx,
+            index,
+            fact,
+            prov,
+            queued: true,
+        });
+        self.at.entry(key).or_default().push(id);
+        self.work.push_back(id);
+    }
+
+    fn insert_preds(&mut self, func: FuncId, node: NodeId, ctx: Ctx, fact: Fact, prov: Prov) {
+        let b = self.body(func);
+        for &p in &b.node(node).preds {
+            self.insert(func, p, ctx, fact.clone(), prov.clone());
+        }
+    }
+
+    fn start(&mut self, func: FuncId, site: &ProbeSite) {
+        let b = self.body(func);
+        let node = site.node;
+        match &site.subject {
+            Subject::Location {
+                place,
+                new_value,
+                prefix,
+            } => {
+                let addr = self.place(func, place);
+                let loc = self.a.deref(addr);
+                let s0 = self.a.pt(addr);
+                let mut m0 = Vec::new();
+                if let Some(v) = new_value {
+                    m0.push(self.tr(func, *v));
+                }
+                let f0 = Fact::new(s0, [loc], m0);
+                let Some(mut f) = self.finish_fact(f0) else {
+                    self.refute(func, node, "the new value is the same reference".into());
+                    return;
+                };
+                for p in prefix.iter().rev() {
+                    let pa = self.place(func, p);
+                    let z = self.zero();
+                    match self.assign(&f, pa, z) {
+                        Some(g) => f = g,
+                        None => {
+                            self.refute(func, node, "another reference dies here too".into());
+                            return;
+                        }
+                    }
+                }
+                match site.start {
+                    Start::Before => self.insert_preds(func, node, NONE, f, Prov::Start),
+                    Start::After => self.insert(func, node, NONE, f, Prov::Start),
+                }
+            }
+            Subject::CallResult { dest } => {
+                let StmtKind::Call {
+                    callee,
+                    args,
+                    dest: _,
+                } = &b.node(node).stmt.kind
+                else {
+                    return;
+                };
+                let dest_e = dest.map(|d| self.tr(func, d));
+                let args_e: Vec<E> = args.iter().map(|a| self.tr(func, *a)).collect();
+                let target = match callee {
+                    Callee::Direct(n) => self.prog.resolve(func, n),
+                    Callee::Indirect(_) => None,
+                };
+                match target {
+                    Some(g) => {
+                        let gb = self.body(g);
+                        let Some(r) = gb.ret else {
+                            return;
+                        };
+                        let ret_addr = self.local_addr(g, r);
+                        let ret_val = self.a.deref(ret_addr);
+                        // The fact right before M2 (`*dest ← ret`) or M3 (`ret ← 0`).
+                        let f0 = match dest_e {
+                            Some(d) => {
+                                let s0 = self.a.pt(d);
+                                let loc = self.a.deref(d);
+                                Fact::new(s0, [loc], [ret_val])
+                            }
+                            None => {
+                                let s0 = self.a.pt(ret_addr);
+                                Fact::new(s0, [ret_val], [])
+                            }
+                        };
+                        let Some(f0) = self.finish_fact(f0) else {
+                            self.refute(func, node, "the result is the same reference".into());
+                            return;
+                        };
+                        self.enter_callee(func, node, NONE, f0, g, None, true);
+                    }
+                    None => {
+                        // A body-less callee: the old value is lost when the result lands.
+                        let Some(d) = dest_e else { return };
+                        let s0 = self.a.pt(d);
+                        let loc = self.a.deref(d);
+                        let f0 = Fact::new(s0, [loc], []);
+                        let Some(f0) = self.finish_fact(f0) else {
+                            return;
+                        };
+                        let name = match callee {
+                            Callee::Direct(n) => Some(n.clone()),
+                            Callee::Indirect(_) => None,
+                        };
+                        match self.bodyless_call(&f0, name.as_deref(), Some(d), &args_e, true) {
+                            Ok(f) => self.insert_preds(func, node, NONE, f, Prov::Start),
+                            Err(why) => self.refute(func, node, why),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Remove Info (Figure 4) and move a fact (already past M2/M3) into callee `g`'s exit.
+    #[allow(clippy::too_many_arguments)]
+    fn enter_callee(
+        &mut self,
+        caller: FuncId,
+        call_node: NodeId,
+        caller_ctx: Ctx,
+        d: Fact,
+        g: FuncId,
+        caller_slot: Option<SlotId>,
+        probe_start: bool,
+    ) {
+        let gb = self.body(g);
+        let ret = gb.ret;
+        // The caller's locals (other than the callee's ret when calling itself).
+        let is_caller_local =
+            |s: Sym| matches!(s, Sym::Local(f, l) if f == caller && !(f == g && Some(l) == ret));
+        let mut saved = Saved::default();
+        let mut mapped = Fact {
+            s: RegionSet::empty(),
+            h: SmallVec::new(),
+            m: SmallVec::new(),
+            tainted: d.tainted,
+        };
+        let mut outer_hit = false;
+        for &e in &d.h {
+            if self.a.mentions(e, &is_caller_local) {
+                if self.is_frame_variable(e, caller) {
+                    outer_hit = true;
+                    saved.h.push(e);
+                }
+            } else {
+                mapped.h.push(e);
+            }
+        }
+        for &e in &d.m {
+            if self.a.mentions(e, &is_caller_local) {
+                if self.is_frame_variable(e, caller) {
+                    saved.m.push(e);
+                }
+            } else {
+                mapped.m.push(e);
+            }
+        }
+        for r in d.s.iter() {
+            let local = match r {
+                Region::Var(i) => match &self.a.names.var_path(i).root {
+                    VarRoot::Local(f, l) => *f == caller && !(*f == g && Some(*l) == ret),
+                    _ => false,
+                },
+                _ => false,
+            };
+            if local {
+                saved.s.insert(r);
+            } else {
+                mapped.s.insert(r);
+            }
+        }
+        mapped.s.all_memory = d.s.all_memory;
+        if outer_hit {
+            let o = self.a.outer();
+            let od = self.a.deref(o);
+            mapped.h.push(od);
+            let p = self.a.pt(o);
+            mapped.s.union_with(&p);
+        }
+        mapped.normalize();
+        let key = (g, mapped.clone());
+        let ctx = match self.contexts.get(&key) {
+            Some(c) => *c,
+            None => {
+                let c = self.next_ctx;
+                self.next_ctx += 1;
+                self.contexts.insert(key, c);
+                c
+            }
+        };
+        let reg = Registration {
+            func: caller,
+            node: call_node,
+            ctx: caller_ctx,
+            saved,
+            caller_slot,
+        };
+        self.registrations
+            .entry((g, ctx))
+            .or_default()
+            .push(reg.clone());
+        let prov = if probe_start {
+            Prov::StartInCallee
+        } else {
+            Prov::Map(caller_slot.unwrap_or(0))
+        };
+        let exit = gb.exit;
+        self.insert(g, exit, ctx, mapped, prov);
+        // A summary already computed for this context answers right away.
+        if let Some(entries) = self.summaries.get(&(g, ctx)).cloned() {
+            for entry in entries {
+                let f = self.slots[entry as usize].fact.clone();
+                self.unmap_to(&f, g, entry, &reg);
+            }
+        }
+    }
+
+    /// A hit or miss expression that only reads variables of `f`'s frame whose address is
+    /// not taken: the callee cannot change it, so Unmap may restore it.
+    fn is_frame_variable(&mut self, e: E, f: FuncId) -> bool {
+        let mut mems: SmallVec<[E; 8]> = SmallVec::new();
+        self.a.mems(e, &mut mems);
+        mems.into_iter().all(|m| match *self.a.kind(m) {
+            EKind::Deref(x) => {
+                let p = self.a.pt(x);
+                !p.all_memory
+                    && p.iter().all(|r| match r {
+                        Region::Var(i) => {
+                            matches!(self.a.names.var_path(i).root, VarRoot::Local(g, _) if g == f)
+                        }
+                        _ => false,
+                    })
+            }
+            _ => true,
+        })
+    }
+
+    /// Unmap (Figure 5) a callee-entry fact to one registered call site and continue there.
+    fn unmap_to(&mut self, d: &Fact, g: FuncId, entry_slot: SlotId, reg: &Registration) {
+        let Some(mut f) = self.unmap(d, g, reg.func, reg.node, Some(&reg.saved)) else {
+            let why = format!(
+                "contradiction on return to the call of `{}`",
+                self.prog.function_name(g)
+            );
+            self.refute(reg.func, reg.node, why);
+            return;
+        };
+        f.normalize();
+        let prov = Prov::Unmap {
+            entry: entry_slot,
+            call_node: reg.node,
+            caller: reg.caller_slot,
+        };
+        self.insert_preds(reg.func, reg.node, reg.ctx, f, prov);
+    }
+
+    /// formal ← shadow; scope(formals); shadow ← actual; restore what Map removed.
+    fn unmap(
+        &mut self,
+        d: &Fact,
+        g: FuncId,
+        caller: FuncId,
+        call_node: NodeId,
+        saved: Option<&Saved>,
+    ) -> Option<Fact> {
+        let gb = self.body(g);
+        let cb = self.body(caller);
+        let (args, is_call) = match &cb.node(call_node).stmt.kind {
+            StmtKind::Call { args, .. } => (args.clone(), true),
+            _ => (vec![], false),
+        };
+        if !is_call {
+            return Some(d.clone());
+        }
+        let mut cur = d.clone();
+        let params = gb.params.clone();
+        let mut shadows = Vec::new();
+        for (i, p) in params.iter().enumerate() {
+            let ty = gb.local(*p).ty.clone();
+            let sh = self.a.mk(
+                EKind::Addr(Sym::Shadow(i as u32)),
+                &Type::pointer_to(ty.clone()),
+            );
+            shadows.push(sh);
+            let pa = self.local_addr(g, *p);
+            let sv = self.a.deref(sh);
+            cur = self.assign(&cur, pa, sv)?;
+        }
+        cur = self.scope_begin(&cur, g, &params)?;
+        for (i, sh) in shadows.iter().enumerate() {
+            let actual = match args.get(i) {
+                Some(a) => self.tr(caller, *a),
+                None => self.a.mk(EKind::Unknown, &Type::Unknown),
+            };
+            cur = self.assign(&cur, *sh, actual)?;
+        }
+        // Extra (variadic) arguments: the callee may keep them.
+        for a in args.iter().skip(params.len()) {
+            let ae = self.tr(caller, *a);
+            if cur.h.iter().any(|h| self.a.contains(*h, ae)) {
+                return None;
+            }
+        }
+        if let Some(saved) = saved {
+            let o = self.a.outer();
+            let od = self.a.deref(o);
+            cur.h.retain(|e| *e != od);
+            let outer_regions = self.a.pt(o);
+            for r in outer_regions.iter() {
+                cur.s.remove(r);
+            }
+            cur.h.extend(saved.h.iter().copied());
+            cur.m.extend(saved.m.iter().copied());
+            cur.s.union_with(&saved.s);
+        }
+        cur.normalize();
+        self.finish_fact(cur)
+    }
+
+    fn run(&mut self) {
+        while let Some(id) = self.work.pop_front() {
+            if self.outcome.is_some() {
+                return;
+            }
+            self.slots[id as usize].queued = false;
+            self.transfers += 1;
+            if self.transfers > self.cfg.max_transfers {
+                self.outcome = Some(Outcome::Budget(format!(
+                    "more than {} transfer-function applications",
+                    self.cfg.max_transfers
+                )));
+                return;
+            }
+            if self.transfers.is_multiple_of(64) {
+                self.prog.checkpoint();
+            }
+            self.step(id);
+        }
+    }
+
+    fn step(&mut self, id: SlotId) {
+        let (func, node, ctx) = {
+            let s = &self.slots[id as usize];
+            (s.func, s.node, s.ctx)
+        };
+        let d = self.slots[id as usize].fact.clone();
+        let b = self.body(func);
+        let stmt = b.node(node).stmt.kind.clone();
+        let edge = Prov::Edge(id);
+        match stmt {
+            StmtKind::Enter => self.at_entry(id, func, node, ctx, &d, &b),
+            StmtKind::Assign { addr, value } => {
+                let e0 = self.tr(func, addr);
+                let e1 = self.tr(func, value);
+                match self.assign(&d, e0, e1) {
+                    Some(f) => self.insert_preds(func, node, ctx, f, edge),
+                    None => {
+                        let t = self.stmt_text(func, node);
+                        self.refute(func, node, format!("`{t}` contradicts it"));
+                    }
+                }
+            }
+            StmtKind::Alloc { addr, site } => {
+                let e0 = self.tr(func, addr);
+                match self.alloc(&d, e0) {
+                    AllocResult::Contradiction => {
+                        let t = self.stmt_text(func, node);
+                        self.refute(func, node, format!("`{t}` contradicts it"));
+                    }
+                    AllocResult::Continue(f) => self.insert_preds(func, node, ctx, f, edge),
+                    AllocResult::Validated => {
+                        if d.tainted {
+                            if self.unsupported.is_none() {
+                                let loc = self.loc(func, node);
+                                self.unsupported = Some((
+                                    format!(
+                                        "the path to this `{}` crosses code the analysis does not model",
+                                        site.allocator
+                                    ),
+                                    Some(loc),
+                                ));
+                            }
+                        } else {
+                            self.outcome = Some(Outcome::Leak {
+                                slot: id,
+                                alloc_node: node,
+                            });
+                        }
+                    }
+                }
+            }
+            StmtKind::Free { ptr } => {
+                let e = self.tr(func, ptr);
+                match self.free(&d, e) {
+                    Some(f) => self.insert_preds(func, node, ctx, f, edge),
+                    None => {
+                        let t = self.stmt_text(func, node);
+                        self.refute(func, node, format!("`{t}` frees it"));
+                    }
+                }
+            }
+            StmtKind::Cond { lhs, op, rhs } => {
+                let l = self.tr(func, lhs);
+                let r = self.tr(func, rhs);
+                match self.cond(&d, l, op, r) {
+                    Some(f) => self.insert_preds(func, node, ctx, f, edge),
+                    None => {
+                        let t = cond_text(&b, lhs, op, rhs);
+                        self.refute(func, node, format!("the branch `{t}` contradicts it"));
+                    }
+                }
+            }
+            StmtKind::ScopeBegin { locals } => match self.scope_begin(&d, func, &locals) {
+                Some(f) => self.insert_preds(func, node, ctx, f, edge),
+                None => {
+                    let names: Vec<String> = locals
+                        .iter()
+                        .map(|l| format!("`{}`", b.local(*l).name))
+                        .collect();
+                    self.refute(
+                        func,
+                        node,
+                        format!("the scope of {} begins here", names.join(", ")),
+                    )
+                }
+            },
+            StmtKind::ScopeEnd { locals, .. } => {
+                let mut cur = d.clone();
+                for l in locals.iter().rev() {
+                    match self.nullify_local(&cur, func, *l) {
+                        Some(f) => cur = f,
+                        None => {
+                            self.refute(func, node, "a scope end contradicts it".into());
+                            return;
+                        }
+                    }
+                }
+                self.insert_preds(func, node, ctx, cur, edge);
+            }
+            StmtKind::Return { .. } | StmtKind::Nop => self.insert_preds(func, node, ctx, d, edge),
+            StmtKind::Opaque { reads, reason } => {
+                let mut w = RegionSet::all_memory();
+                for r in &reads {
+                    let e = self.tr(func, *r);
+                    if let EKind::Deref(x) = *self.a.kind(e) {
+                        let p = self.a.pt(x);
+                        w.union_with(&p);
+                    }
+                }
+                let mut f = self.havoc(&d, &w);
+                if !d.h.is_empty() {
+                    f.tainted = true;
+                    if self.unsupported.is_none() {
+                        let loc = self.loc(func, node);
+                        self.unsupported = Some((format!("unsupported code: {reason}"), Some(loc)));
+                    }
+                }
+                self.insert_preds(func, node, ctx, f, edge);
+            }
+            StmtKind::Call { dest, callee, args } => {
+                self.at_call(id, func, node, ctx, &d, dest, callee, args)
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn at_call(
+        &mut self,
+        id: SlotId,
+        func: FuncId,
+        node: NodeId,
+        ctx: Ctx,
+        d: &Fact,
+        dest: Option<crate::ir::ExprId>,
+        callee: Callee,
+        args: Vec<crate::ir::ExprId>,
+    ) {
+        let dest_e = dest.map(|x| self.tr(func, x));
+        let args_e: Vec<E> = args.iter().map(|a| self.tr(func, *a)).collect();
+        let (targets, name): (Vec<FuncId>, Option<String>) = match &callee {
+            Callee::Direct(n) => (
+                self.prog.resolve(func, n).into_iter().collect(),
+                Some(n.clone()),
+            ),
+            Callee::Indirect(_) => (self.prog.indirect_targets(args.len()), None),
+        };
+        if targets.is_empty() {
+            match self.bodyless_call(d, name.as_deref(), dest_e, &args_e, false) {
+                Ok(f) => self.insert_preds(func, node, ctx, f, Prov::Edge(id)),
+                Err(why) => self.refute(func, node, why),
+            }
+            return;
+        }
+        for g in targets {
+            let gb = self.body(g);
+            // M3 then M2 (backward): `ret ← 0` after `*dest ← ret`.
+            let mut cur = d.clone();
+            if let Some(r) = gb.ret {
+                let ra = self.local_addr(g, r);
+                let z = self.zero();
+                let Some(f) = self.assign(&cur, ra, z) else {
+                    self.refute(func, node, "the call's result contradicts it".into());
+                    continue;
+                };
+                cur = f;
+                if let Some(de) = dest_e {
+                    let rv = self.a.deref(ra);
+                    let Some(f) = self.assign(&cur, de, rv) else {
+                        let t = self.stmt_text(func, node);
+                        self.refute(func, node, format!("`{t}` contradicts it"));
+                        continue;
+                    };
+                    cur = f;
+                }
+            } else if let Some(de) = dest_e {
+                let u = self.a.mk(EKind::Unknown, &Type::Unknown);
+                match self.assign(&cur, de, u) {
+                    Some(f) => cur = f,
+                    None => continue,
+                }
+            }
+            self.enter_callee(func, node, ctx, cur, g, Some(id), false);
+        }
+    }
+
+    fn at_entry(
+        &mut self,
+        id: SlotId,
+        func: FuncId,
+        node: NodeId,
+        ctx: Ctx,
+        d: &Fact,
+        b: &FunctionIr,
+    ) {
+        // Every non-parameter local begins its scope at entry.
+        let locals: Vec<LocalId> = (0..b.locals.len() as u32)
+            .map(LocalId)
+            .filter(|l| b.local(*l).kind != LocalKind::Param)
+            .collect();
+        let Some(f) = self.scope_begin(d, func, &locals) else {
+            self.refute(
+                func,
+                node,
+                "the function's locals begin their scope here".into(),
+            );
+            return;
+        };
+        if ctx != NONE {
+            self.summaries.entry((func, ctx)).or_default().push(id);
+            let regs = self
+                .registrations
+                .get(&(func, ctx))
+                .cloned()
+                .unwrap_or_default();
+            for reg in regs {
+                self.unmap_to(&f, func, id, &reg);
+            }
+            return;
+        }
+        let name = self.prog.function_name(func);
+        if name == "main" {
+            self.refute(
+                func,
+                node,
+                "the start of `main` is reached: no heap block exists before the program starts"
+                    .into(),
+            );
+            return;
+        }
+        let callers = self.prog.callers(func);
+        if callers.is_empty() {
+            if self.input_dependent.is_none() {
+                let cond = self.describe_input(&f);
+                self.input_dependent = Some((func, cond));
+            }
+            return;
+        }
+        for (cf, cn) in callers {
+            let Some(g) = self.unmap(&f, func, cf, cn, None) else {
+                let why = format!("contradiction at the call of `{name}`");
+                self.refute(cf, cn, why);
+                continue;
+            };
+            self.insert_preds(
+                cf,
+                cn,
+                NONE,
+                g,
+                Prov::Unmap {
+                    entry: id,
+                    call_node: cn,
+                    caller: None,
+                },
+            );
+        }
+    }
+
+    fn describe_input(&mut self, f: &Fact) -> String {
+        let hits: Vec<String> = f.h.iter().map(|e| format!("`{}`", self.show(*e))).collect();
+        if hits.is_empty() {
+            return "leaks for some inputs".into();
+        }
+        let verb = if hits.len() == 1 { "holds" } else { "hold" };
+        let mut s = format!(
+            "leaks if, on entry, {} {verb} the only reference to a heap block",
+            hits.join(" and ")
+        );
+        let misses: Vec<String> =
+            f.m.iter()
+                .filter(|e| !matches!(self.a.kind(**e), EKind::Int(_) | EKind::Num))
+                .map(|e| format!("`{}`", self.show(*e)))
+                .collect();
+        if !misses.is_empty() {
+            s.push_str(&format!(" that {} does not point to", misses.join(" or ")));
+        }
+        s
+    }
+
+    // ---- verdicts and traces --------------------------------------------------------------
+
+    fn finish(mut self) -> ProbeResult {
+        let transfers = self.transfers;
+        let verdict = match self.outcome.take() {
+            Some(Outcome::Leak { slot, alloc_node }) => self.leak_verdict(slot, alloc_node),
+            Some(Outcome::Budget(what)) => match self.input_dependent.take() {
+                Some((function, condition)) => Verdict::Unproved(Unproved::InputDependent {
+                    function,
+                    condition,
+                }),
+                None => Verdict::Unproved(Unproved::Budget { what }),
+            },
+            None => {
+                if let Some((function, condition)) = self.input_dependent.take() {
+                    Verdict::Unproved(Unproved::InputDependent {
+                        function,
+                        condition,
+                    })
+                } else if let Some((what, at)) = self.unsupported.take() {
+                    Verdict::Unproved(Unproved::Unsupported { what, at })
+                } else {
+                    Verdict::Proved {
+                        refuted_at: std::mem::take(&mut self.refutations),
+                    }
+                }
+            }
+        };
+        ProbeResult { verdict, transfers }
+    }
+
+    /// Follow provenance from the validating allocation forward to the probe.
+    fn leak_verdict(&mut self, slot: SlotId, alloc_node: NodeId) -> Verdict {
+        let alloc_func = self.slots[slot as usize].func;
+        let mut trace: Vec<TraceStep> = Vec::new();
+        let mut allocation_calls: Vec<Loc> = Vec::new();
+        let alloc_loc = self.loc(alloc_func, alloc_node);
+        let allocator = match &self.body(alloc_func).node(alloc_node).stmt.kind {
+            StmtKind::Alloc { site, .. } => site.allocator.clone(),
+            _ => "alloc".into(),
+        };
+        trace.push(TraceStep {
+            loc: alloc_loc.clone(),
+            note: format!("allocated by `{allocator}`"),
+        });
+        let mut pending_callers: Vec<Option<SlotId>> = Vec::new();
+        let mut cur = slot;
+        let mut steps = 0;
+        loop {
+            steps += 1;
+            if steps > MAX_TRACE {
+                break;
+            }
+            let s = &self.slots[cur as usize];
+            let (func, node, prov) = (s.func, s.node, s.prov.clone());
+            // The node the slot sits after: note it if it is interesting (not the allocation).
+            if !(func == alloc_func && node == alloc_node && cur == slot) {
+                self.note_node(func, node, &mut trace);
+            }
+            match prov {
+                Prov::Start => break,
+                Prov::StartInCallee => {
+                    // Returning from the callee to the probe's call.
+                    let name = self.slots[cur as usize].func;
+                    let callee = self.prog.function_name(name);
+                    let loc = self.loc(self.probe_func, self.probe_node);
+                    allocation_calls.push(loc.clone());
+                    trace.push(TraceStep {
+                        loc,
+                        note: format!("returned from `{callee}`"),
+                    });
+                    break;
+                }
+                Prov::Edge(from) => cur = from,
+                Prov::Map(from) => {
+                    // Forward: the callee returns to its call node (the caller's slot there).
+                    let callee = self.prog.function_name(func);
+                    let target = match pending_callers.pop() {
+                        Some(Some(c)) => c,
+                        _ => from,
+                    };
+                    let (cf, cn) = {
+                        let t = &self.slots[target as usize];
+                        (t.func, t.node)
+                    };
+                    let loc = self.loc(cf, cn);
+                    allocation_calls.push(loc.clone());
+                    trace.push(TraceStep {
+                        loc,
+                        note: format!("returned from `{callee}`"),
+                    });
+                    cur = target;
+                }
+                Prov::Unmap {
+                    entry,
+                    call_node,
+                    caller,
+                } => {
+                    let callee_func = self.slots[entry as usize].func;
+                    let callee = self.prog.function_name(callee_func);
+                    let loc = self.loc(func, call_node);
+                    trace.push(TraceStep {
+                        loc,
+                        note: format!("passed to `{callee}`"),
+                    });
+                    pending_callers.push(caller);
+                    cur = entry;
+                }
+            }
+        }
+        trace.push(TraceStep {
+            loc: self.loc(self.probe_func, self.probe_node),
+            note: self.probe_note.clone(),
+        });
+        // Allocation path: outermost call site first, then the allocator call.
+        allocation_calls.reverse();
+        allocation_calls.push(alloc_loc);
+        dedup_trace(&mut trace);
+        Verdict::Leak {
+            allocation: allocation_calls,
+            trace,
+        }
+    }
+
+    fn note_node(&mut self, func: FuncId, node: NodeId, trace: &mut Vec<TraceStep>) {
+        let b = self.body(func);
+        if let StmtKind::Cond { lhs, op, rhs } = &b.node(node).stmt.kind {
+            let t = cond_text(&b, *lhs, *op, *rhs);
+            let loc = self.loc(func, node);
+            trace.push(TraceStep {
+                loc,
+                note: format!("branch taken: `{t}`"),
+            });
+        }
+    }
+}
+
+/// A condition as C: `p != NULL`, `n == 0`.
+fn cond_text(b: &FunctionIr, lhs: crate::ir::ExprId, op: CmpOp, rhs: crate::ir::ExprId) -> String {
+    let l = crate::ir::display_expr(b, lhs, Notation::C);
+    let r = crate::ir::display_expr(b, rhs, Notation::C);
+    let pointer = b.exprs.ty(lhs).is_pointer() || b.exprs.ty(rhs).is_pointer();
+    let r = if r == "0" && pointer {
+        "NULL".to_string()
+    } else {
+        r
+    };
+    format!("{l} {} {r}", op.symbol())
+}
+
+fn dedup_trace(trace: &mut Vec<TraceStep>) {
+    trace.dedup_by(|b, a| a.loc == b.loc && a.note == b.note);
+}

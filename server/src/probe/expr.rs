@@ -1,0 +1,552 @@
+//! Expressions as the engine sees them: the paper's `n | a | *e | e.f | e0 ⊕ e1`, hash-consed
+//! across every function a probe visits. Locals are qualified by their function, so facts that
+//! cross a call boundary stay unambiguous; recursion is handled by Map/Unmap (which remove and
+//! restore the caller's locals) exactly as in the paper.
+
+use super::FuncId;
+use crate::ir::{self, BinOp, ExprId, ExprKind, FunctionIr, LocalId, Symbol, Type, TypeEnv};
+use crate::regions::{Region, RegionNames, RegionSet, TypeClasses, VarPath, VarRoot};
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+/// An expression id in the probe's arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct E(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TyId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sym {
+    Local(FuncId, LocalId),
+    Global(u32),
+    Function(u32),
+    StringLit(FuncId, u32),
+    /// The shadow of formal `i` while unmapping a call (paper Figure 5).
+    Shadow(u32),
+    /// Stands for "a variable of an outer (caller) frame hits the cell": the callee cannot
+    /// write it, so the cell existed before the call.
+    Outer,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EKind {
+    Int(i64),
+    /// A number whose value is not tracked.
+    Num,
+    Addr(Sym),
+    Deref(E),
+    Field(E, u32),
+    Bin(BinOp, E, E),
+    Unknown,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct ENode {
+    kind: EKind,
+    ty: TyId,
+}
+
+/// The arena, the type table and the region computations of one probe run.
+pub struct Arena<'p> {
+    nodes: Vec<ENode>,
+    index: FxHashMap<ENode, E>,
+    types: Vec<Type>,
+    type_index: FxHashMap<Type, TyId>,
+    translated: FxHashMap<(FuncId, ExprId), E>,
+    pt_cache: FxHashMap<E, RegionSet>,
+    pub names: RegionNames,
+    strings: Vec<String>,
+    string_index: FxHashMap<String, u32>,
+    env: &'p TypeEnv,
+    classes: &'p TypeClasses,
+    /// Which locals of visited functions have their address taken.
+    address_taken: FxHashMap<(FuncId, LocalId), bool>,
+}
+
+impl<'p> Arena<'p> {
+    pub fn new(env: &'p TypeEnv, classes: &'p TypeClasses) -> Self {
+        Arena {
+            nodes: vec![],
+            index: FxHashMap::default(),
+            types: vec![],
+            type_index: FxHashMap::default(),
+            translated: FxHashMap::default(),
+            pt_cache: FxHashMap::default(),
+            names: RegionNames::default(),
+            strings: vec![],
+            string_index: FxHashMap::default(),
+            env,
+            classes,
+            address_taken: FxHashMap::default(),
+        }
+    }
+
+    pub fn env(&self) -> &TypeEnv {
+        self.env
+    }
+
+    pub fn string(&mut self, s: &str) -> u32 {
+        if let Some(&i) = self.string_index.get(s) {
+            return i;
+        }
+        let i = self.strings.len() as u32;
+        self.strings.push(s.to_string());
+        self.string_index.insert(s.to_string(), i);
+        i
+    }
+    pub fn string_of(&self, i: u32) -> &str {
+        &self.strings[i as usize]
+    }
+
+    pub fn ty_id(&mut self, t: &Type) -> TyId {
+        if let Some(&i) = self.type_index.get(t) {
+            return i;
+        }
+        let i = TyId(self.types.len() as u32);
+        self.types.push(t.clone());
+        self.type_index.insert(t.clone(), i);
+        i
+    }
+    pub fn ty(&self, e: E) -> &Type {
+        &self.types[self.nodes[e.0 as usize].ty.0 as usize]
+    }
+    pub fn kind(&self, e: E) -> &EKind {
+        &self.nodes[e.0 as usize].kind
+    }
+
+    pub fn mk(&mut self, kind: EKind, ty: &Type) -> E {
+        let ty = self.ty_id(ty);
+        let node = ENode { kind, ty };
+        if let Some(&e) = self.index.get(&node) {
+            return e;
+        }
+        let e = E(self.nodes.len() as u32);
+        self.nodes.push(node.clone());
+        self.index.insert(node, e);
+        e
+    }
+    pub fn int(&mut self, v: i64) -> E {
+        self.mk(EKind::Int(v), &Type::Int)
+    }
+    pub fn deref(&mut self, a: E) -> E {
+        let t = self.ty(a).pointee().cloned().unwrap_or_default();
+        self.mk(EKind::Deref(a), &t)
+    }
+    pub fn addr_local(&mut self, f: FuncId, l: LocalId, ty: &Type) -> E {
+        self.mk(EKind::Addr(Sym::Local(f, l)), &Type::pointer_to(ty.clone()))
+    }
+    pub fn var(&mut self, f: FuncId, l: LocalId, ty: &Type) -> E {
+        let a = self.addr_local(f, l, ty);
+        self.deref(a)
+    }
+    pub fn outer(&mut self) -> E {
+        self.mk(EKind::Addr(Sym::Outer), &Type::pointer_to(Type::Unknown))
+    }
+
+    /// Record a visited function's address-taken locals.
+    pub fn learn_function(&mut self, f: FuncId, ir: &FunctionIr) {
+        if self.address_taken.contains_key(&(f, LocalId(0))) || ir.locals.is_empty() {
+            return;
+        }
+        for (i, l) in ir.locals.iter().enumerate() {
+            self.address_taken
+                .insert((f, LocalId(i as u32)), l.address_taken);
+        }
+    }
+
+    /// Translate an IR expression of function `f`.
+    pub fn translate(&mut self, f: FuncId, ir: &FunctionIr, e: ExprId) -> E {
+        if let Some(&t) = self.translated.get(&(f, e)) {
+            return t;
+        }
+        self.learn_function(f, ir);
+        let x = ir.exprs.get(e);
+        let kind = match &x.kind {
+            ExprKind::Int(n) => EKind::Int(*n),
+            ExprKind::Scalar => EKind::Num,
+            ExprKind::Addr(s) => EKind::Addr(match s {
+                Symbol::Local(l) => Sym::Local(f, *l),
+                Symbol::Global(g) => Sym::Global(self.string(g)),
+                Symbol::Function(n) => Sym::Function(self.string(n)),
+                Symbol::StringLit(k) => Sym::StringLit(f, *k),
+            }),
+            ExprKind::Deref(a) => EKind::Deref(self.translate(f, ir, *a)),
+            ExprKind::Field(b, n) => {
+                let b = self.translate(f, ir, *b);
+                EKind::Field(b, self.string(n))
+            }
+            ExprKind::Binary(op, l, r) => {
+                let l = self.translate(f, ir, *l);
+                let r = self.translate(f, ir, *r);
+                EKind::Bin(*op, l, r)
+            }
+            ExprKind::Unknown => EKind::Unknown,
+        };
+        let t = self.mk(kind, &x.ty);
+        self.translated.insert((f, e), t);
+        t
+    }
+
+    /// The dereferences `*e'` inside `e` (the paper's Mem(e)), outermost first.
+    pub fn mems(&self, e: E, out: &mut SmallVec<[E; 8]>) {
+        let mut stack: SmallVec<[E; 8]> = SmallVec::new();
+        stack.push(e);
+        while let Some(x) = stack.pop() {
+            match self.kind(x) {
+                EKind::Deref(a) => {
+                    out.push(x);
+                    stack.push(*a);
+                }
+                EKind::Field(b, _) => stack.push(*b),
+                EKind::Bin(_, l, r) => {
+                    stack.push(*l);
+                    stack.push(*r);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether `e` mentions a symbol satisfying `pred`.
+    pub fn mentions(&self, e: E, pred: &impl Fn(Sym) -> bool) -> bool {
+        match self.kind(e) {
+            EKind::Addr(s) => pred(*s),
+            EKind::Deref(a) | EKind::Field(a, _) => self.mentions(*a, pred),
+            EKind::Bin(_, l, r) => self.mentions(*l, pred) || self.mentions(*r, pred),
+            _ => false,
+        }
+    }
+
+    /// Replace every occurrence of `target` in `e` by `repl`.
+    pub fn substitute(&mut self, e: E, target: E, repl: E) -> E {
+        if e == target {
+            return repl;
+        }
+        let ty = self.ty(e).clone();
+        match self.kind(e).clone() {
+            EKind::Deref(a) => {
+                let a2 = self.substitute(a, target, repl);
+                if a2 == a {
+                    e
+                } else {
+                    let t = self.ty(a2).pointee().cloned().unwrap_or(ty);
+                    self.mk(EKind::Deref(a2), &t)
+                }
+            }
+            EKind::Field(b, f) => {
+                let b2 = self.substitute(b, target, repl);
+                if b2 == b {
+                    e
+                } else {
+                    self.mk(EKind::Field(b2, f), &ty)
+                }
+            }
+            EKind::Bin(op, l, r) => {
+                let l2 = self.substitute(l, target, repl);
+                let r2 = self.substitute(r, target, repl);
+                if l2 == l && r2 == r {
+                    e
+                } else {
+                    self.mk(EKind::Bin(op, l2, r2), &ty)
+                }
+            }
+            _ => e,
+        }
+    }
+
+    /// Whether `target` occurs in `e`.
+    pub fn contains(&self, e: E, target: E) -> bool {
+        if e == target {
+            return true;
+        }
+        match self.kind(e) {
+            EKind::Deref(a) | EKind::Field(a, _) => self.contains(*a, target),
+            EKind::Bin(_, l, r) => self.contains(*l, target) || self.contains(*r, target),
+            _ => false,
+        }
+    }
+
+    // ---- points-to ------------------------------------------------------------------------
+
+    /// `pt(e)`: the regions the location `*e` may be in.
+    pub fn pt(&mut self, e: E) -> RegionSet {
+        if let Some(s) = self.pt_cache.get(&e) {
+            return s.clone();
+        }
+        let s = self.compute_pt(e);
+        self.pt_cache.insert(e, s.clone());
+        s
+    }
+
+    fn var_root(&self, e: E) -> Option<(VarRoot, Vec<u32>)> {
+        // A location rooted at a variable whose address is never taken: `&x` or `&x.f.g`.
+        let mut fields = Vec::new();
+        let mut cur = e;
+        loop {
+            match self.kind(cur) {
+                EKind::Field(b, f) => {
+                    fields.push(*f);
+                    cur = *b;
+                }
+                EKind::Addr(Sym::Local(func, l)) => {
+                    let taken = self
+                        .address_taken
+                        .get(&(*func, *l))
+                        .copied()
+                        .unwrap_or(true);
+                    if taken {
+                        return None;
+                    }
+                    fields.reverse();
+                    return Some((VarRoot::Local(*func, *l), fields));
+                }
+                EKind::Addr(Sym::Global(g)) => {
+                    let name = self.string_of(*g);
+                    if self.classes.address_taken_globals.contains(name) {
+                        return None;
+                    }
+                    fields.reverse();
+                    return Some((VarRoot::Global(name.to_string()), fields));
+                }
+                EKind::Addr(Sym::Shadow(i)) => {
+                    fields.reverse();
+                    return Some((VarRoot::Shadow(*i), fields));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn compute_pt(&mut self, e: E) -> RegionSet {
+        match self.kind(e).clone() {
+            EKind::Int(_) | EKind::Num => RegionSet::empty(),
+            EKind::Addr(Sym::Function(_)) | EKind::Addr(Sym::StringLit(..)) => RegionSet::empty(),
+            EKind::Addr(Sym::Outer) => {
+                let r = self.names.var(VarPath {
+                    root: VarRoot::Shadow(u32::MAX),
+                    fields: vec![],
+                });
+                RegionSet::one(r)
+            }
+            EKind::Unknown => RegionSet::all_memory(),
+            _ => {
+                if let Some((root, fields)) = self.var_root(e) {
+                    let loc_ty = self.ty(e).pointee().cloned().unwrap_or_default();
+                    return self.var_regions(root, fields, &loc_ty, 0);
+                }
+                let loc_ty = self
+                    .env
+                    .resolve(&self.ty(e).pointee().cloned().unwrap_or_default());
+                match self.kind(e).clone() {
+                    EKind::Field(b, f) => {
+                        let sty = self
+                            .env
+                            .resolve(&self.ty(b).pointee().cloned().unwrap_or_default());
+                        if sty.is_aggregate() {
+                            self.field_region(&sty, f, &loc_ty)
+                        } else {
+                            // A field of something we cannot type (a cast we do not see).
+                            RegionSet::all_memory()
+                        }
+                    }
+                    _ => self.mem_regions(&loc_ty, 0),
+                }
+            }
+        }
+    }
+
+    /// Regions of a variable location; a struct variable is one region per scalar field.
+    fn var_regions(&mut self, root: VarRoot, fields: Vec<u32>, ty: &Type, depth: u32) -> RegionSet {
+        let ty = self.env.resolve(ty);
+        if ty.is_aggregate()
+            && depth < 4
+            && let Some(def) = self.env.struct_def(&ty).cloned()
+            && !def.fields.is_empty()
+        {
+            let mut set = RegionSet::empty();
+            for fd in &def.fields {
+                let mut p = fields.clone();
+                p.push(self.string(&fd.name));
+                let sub = self.var_regions(root.clone(), p, &fd.ty, depth + 1);
+                set.union_with(&sub);
+            }
+            return set;
+        }
+        let fields = fields
+            .iter()
+            .map(|f| {
+                let s = self.strings[*f as usize].clone();
+                self.names.name(&s)
+            })
+            .collect();
+        RegionSet::one(self.names.var(VarPath { root, fields }))
+    }
+
+    fn field_region(&mut self, sty: &Type, field: u32, loc_ty: &Type) -> RegionSet {
+        let class = self.classes.class_of(sty);
+        let c = self.names.class(&class);
+        if self.classes.is_collapsed(&class) {
+            return RegionSet::one(Region::Mem(c));
+        }
+        if loc_ty.is_aggregate() {
+            // A nested struct member: all of its fields.
+            return self.mem_regions(loc_ty, 1);
+        }
+        let fname = self.strings[field as usize].clone();
+        let n = self.names.name(&fname);
+        RegionSet::one(Region::Field(c, n))
+    }
+
+    /// Regions of heap/address-taken memory of a location type; a struct location is all of
+    /// its fields' regions.
+    fn mem_regions(&mut self, ty: &Type, depth: u32) -> RegionSet {
+        match ty {
+            Type::Unknown | Type::Void | Type::Named(_) => RegionSet::all_memory(),
+            t if t.is_aggregate() => {
+                let class = self.classes.class_of(t);
+                let c = self.names.class(&class);
+                if self.classes.is_collapsed(&class) || depth > 4 {
+                    return RegionSet::one(Region::Mem(c));
+                }
+                let Some(def) = self.env.struct_def(t).cloned() else {
+                    return RegionSet::all_memory();
+                };
+                let mut set = RegionSet::one(Region::Mem(c));
+                for fd in &def.fields {
+                    let fty = self.env.resolve(&fd.ty);
+                    if fty.is_aggregate() {
+                        let sub = self.mem_regions(&fty, depth + 1);
+                        set.union_with(&sub);
+                    } else {
+                        let n = self.names.name(&fd.name);
+                        set.insert(Region::Field(c, n));
+                    }
+                }
+                set
+            }
+            Type::Array(elem, _) => self.mem_regions(elem, depth),
+            t => {
+                let class = self.classes.class_of(t);
+                let c = self.names.class(&class);
+                RegionSet::one(Region::Mem(c))
+            }
+        }
+    }
+
+    /// Whether locations in region `r` can hold a pointer at all (an `int` region cannot; this
+    /// is the §4.8 "region-set diminishing" under the type-safety assumption).
+    pub fn may_hold_pointer(&self, r: Region) -> bool {
+        let t = match r {
+            Region::Var(i) => {
+                let _ = i;
+                return true;
+            }
+            Region::Mem(c) => self.names.class_name(c).to_string(),
+            Region::Field(..) => return true,
+        };
+        !(t == "int" || t == "double")
+    }
+}
+
+/// Display an engine expression in C notation, naming locals through `local_name`.
+pub fn display(a: &Arena, e: E, local_name: &dyn Fn(FuncId, LocalId) -> String) -> String {
+    let mut s = String::new();
+    c_value(a, e, local_name, &mut s, 0);
+    s
+}
+
+fn sym_name(a: &Arena, s: Sym, local_name: &dyn Fn(FuncId, LocalId) -> String) -> String {
+    match s {
+        Sym::Local(f, l) => local_name(f, l),
+        Sym::Global(g) | Sym::Function(g) => a.string_of(g).to_string(),
+        Sym::StringLit(..) => "\"…\"".into(),
+        Sym::Shadow(i) => format!("<arg{i}>"),
+        Sym::Outer => "<caller's variable>".into(),
+    }
+}
+
+fn c_value(a: &Arena, e: E, ln: &dyn Fn(FuncId, LocalId) -> String, out: &mut String, depth: u32) {
+    if depth > 64 {
+        out.push('…');
+        return;
+    }
+    match a.kind(e) {
+        EKind::Int(n) => out.push_str(&if *n == 0 && a.ty(e).is_pointer() {
+            "NULL".to_string()
+        } else {
+            n.to_string()
+        }),
+        EKind::Num => out.push_str("<number>"),
+        EKind::Unknown => out.push_str("<unknown>"),
+        EKind::Addr(s @ (Sym::Function(_) | Sym::StringLit(..))) => {
+            out.push_str(&sym_name(a, *s, ln))
+        }
+        EKind::Addr(s) => {
+            out.push('&');
+            out.push_str(&sym_name(a, *s, ln));
+        }
+        EKind::Deref(x) => c_place(a, *x, ln, out, depth + 1),
+        EKind::Field(..) => {
+            out.push('&');
+            c_place(a, e, ln, out, depth + 1);
+        }
+        EKind::Bin(op, l, r) => {
+            c_value(a, *l, ln, out, depth + 1);
+            out.push(' ');
+            out.push_str(op.symbol());
+            out.push(' ');
+            c_value(a, *r, ln, out, depth + 1);
+        }
+    }
+}
+
+fn c_place(
+    a: &Arena,
+    addr: E,
+    ln: &dyn Fn(FuncId, LocalId) -> String,
+    out: &mut String,
+    depth: u32,
+) {
+    if depth > 64 {
+        out.push('…');
+        return;
+    }
+    match a.kind(addr) {
+        EKind::Addr(s) => out.push_str(&sym_name(a, *s, ln)),
+        EKind::Field(b, f) => {
+            match a.kind(*b) {
+                EKind::Addr(_) | EKind::Field(..) => {
+                    c_place(a, *b, ln, out, depth + 1);
+                    out.push('.');
+                }
+                _ => {
+                    c_value(a, *b, ln, out, depth + 1);
+                    out.push_str("->");
+                }
+            }
+            out.push_str(a.string_of(*f));
+        }
+        EKind::Bin(BinOp::Add, b, i) => {
+            c_value(a, *b, ln, out, depth + 1);
+            out.push('[');
+            c_value(a, *i, ln, out, depth + 1);
+            out.push(']');
+        }
+        _ => {
+            out.push('*');
+            c_value(a, addr, ln, out, depth + 1);
+        }
+    }
+}
+
+/// Whether a type can hold a pointer value.
+pub fn is_pointerish(t: &Type) -> bool {
+    !matches!(t, Type::Int | Type::Float | Type::Void)
+}
+
+pub fn ir_local_is_pointer(ir: &FunctionIr, l: LocalId, env: &TypeEnv) -> bool {
+    env.resolve(&ir.local(l).ty).is_pointer()
+}
+
+pub use ir::CmpOp;

@@ -1,0 +1,209 @@
+//! The contradiction engine: leak probes (§4.5), the error-cell abstraction (§4.2), the
+//! transfer functions (§4.3, Figures 2–3), Map/Unmap and the interprocedural worklist of
+//! Figure 8 with reverse summaries, and the §4.8 extensions.
+//!
+//! Pure functions over IR + regions: this layer knows nothing of salsa or LSP. It reads the
+//! program through the [`Program`] trait, which the database implements with queries (so salsa
+//! records exactly which bodies a probe read).
+
+mod engine;
+pub mod expr;
+pub mod library;
+mod sites;
+pub mod state;
+
+pub use engine::run_probe;
+pub use sites::probe_sites;
+
+use crate::ir::{FunctionIr, NodeId, TypeEnv};
+use crate::regions::TypeClasses;
+use crate::syntax::TextRange;
+use std::sync::Arc;
+
+/// A function of the program, as numbered by the [`Program`].
+pub type FuncId = u32;
+
+/// What the engine needs to know about the program.
+pub trait Program {
+    fn body(&self, f: FuncId) -> Arc<FunctionIr>;
+    fn function_name(&self, f: FuncId) -> String;
+    /// The function a direct call by `name` from `from` reaches, if it has a body.
+    fn resolve(&self, from: FuncId, name: &str) -> Option<FuncId>;
+    /// Known call sites of `f` (direct calls, and indirect calls that may reach it).
+    fn callers(&self, f: FuncId) -> Vec<(FuncId, NodeId)>;
+    /// Candidates for an indirect call with `arity` arguments: functions whose address is
+    /// taken somewhere.
+    fn indirect_targets(&self, arity: usize) -> Vec<FuncId>;
+    fn env(&self) -> &TypeEnv;
+    fn classes(&self) -> &TypeClasses;
+    /// Called between worklist steps so a host can abandon a probe (salsa cancellation).
+    fn checkpoint(&self) {}
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Transfer-function applications before a probe is abandoned.
+    pub max_transfers: u32,
+    /// Largest region set |S| before a probe is abandoned.
+    pub max_regions: u32,
+    /// A pointer passed to a body-less function we know nothing about escapes (the callee may
+    /// keep or free it), so losing it afterwards is not reported.
+    pub unknown_calls_escape: bool,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            max_transfers: 500,
+            max_regions: 50,
+            unknown_calls_escape: true,
+        }
+    }
+}
+
+/// The kinds of probe of §4.5, plus block scope ends. Names match the JSON `probe` field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ProbeKind {
+    /// `*e0 ← e1` overwrites a pointer.
+    Assignment,
+    /// `*e0 ← malloc` overwrites a pointer (probed as `*e0 ← 0`).
+    Allocation,
+    /// `free(e)` loses the pointers stored in the freed block's fields.
+    FreeField,
+    /// A pointer local or formal dies at a `return`.
+    ReturnLocal,
+    /// A pointer local dies at the end of its block (or a `break`/`goto` out of it).
+    ScopeEnd,
+    /// `*e0 ← p(…)` overwrites a pointer with a call's result.
+    AssignedReturn,
+    /// A call's result that may be fresh memory is dropped.
+    IgnoredReturn,
+}
+
+impl ProbeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProbeKind::Assignment => "assignment",
+            ProbeKind::Allocation => "allocation",
+            ProbeKind::FreeField => "free-field",
+            ProbeKind::ReturnLocal => "return-local",
+            ProbeKind::ScopeEnd => "scope-end",
+            ProbeKind::AssignedReturn => "assigned-return",
+            ProbeKind::IgnoredReturn => "ignored-return",
+        }
+    }
+}
+
+/// Where a probe's assumption is placed, relative to its node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Start {
+    /// Right before the node executes.
+    Before,
+    /// Right after the node executes (a temporary's value dies after its only use).
+    After,
+}
+
+/// A leak probe: "could losing the value at this place here lose the last reference to a heap
+/// block?". Identity is (node, subject) within its function.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ProbeSite {
+    pub node: NodeId,
+    pub kind: ProbeKind,
+    pub start: Start,
+    pub subject: Subject,
+    /// Source range (relative to the function) to report.
+    pub range: TextRange,
+    /// The lost reference as the user wrote it (`p`, `node->next`, `strdup(s)`).
+    pub variable: String,
+}
+
+/// A memory location named from the function's IR: a root and a field path.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Place {
+    pub root: Root,
+    pub fields: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Root {
+    /// The location at this address expression.
+    Addr(crate::ir::ExprId),
+    /// A local variable.
+    Local(crate::ir::LocalId),
+    /// The block this pointer value points to (`free(p)`: fields of `*p`).
+    PointedBy(crate::ir::ExprId),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Subject {
+    /// The value at `place` is the last reference and is lost: overwritten by `new_value`, or
+    /// nullified (scope end, free). `prefix` lists places nullified earlier in the same
+    /// statement (the other locals of a scope end, the other fields of a freed block).
+    Location {
+        place: Place,
+        new_value: Option<crate::ir::ExprId>,
+        prefix: Vec<Place>,
+    },
+    /// The result of the call at the node is dropped or overwrites `dest`: the probe starts
+    /// where the callee returns (the paper's M2/M3 of Figure 4).
+    CallResult { dest: Option<crate::ir::ExprId> },
+}
+
+/// A point in the program: a function and a relative source range (and the node, for tools).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Loc {
+    pub func: FuncId,
+    pub node: NodeId,
+    pub range: TextRange,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TraceStep {
+    pub loc: Loc,
+    pub note: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// Every backward path reached a contradiction; `refuted_at` lists where (first few), with
+    /// a note saying why.
+    Proved {
+        refuted_at: Vec<TraceStep>,
+    },
+    /// An allocation validates the error cell.
+    Leak {
+        /// Outermost call site first, ending at the allocator call.
+        allocation: Vec<Loc>,
+        /// Forward path from the allocation to the probe, with a short note per step.
+        trace: Vec<TraceStep>,
+    },
+    Unproved(Unproved),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Unproved {
+    /// Reached the entry of a function with no known caller: it leaks for some inputs.
+    InputDependent { function: FuncId, condition: String },
+    /// The probe ran out of budget.
+    Budget { what: String },
+    /// The path crossed something the analysis does not model.
+    Unsupported { what: String, at: Option<Loc> },
+}
+
+impl Unproved {
+    pub fn reason_code(&self) -> &'static str {
+        match self {
+            Unproved::InputDependent { .. } => "input-dependent",
+            Unproved::Budget { .. } => "budget",
+            Unproved::Unsupported { .. } => "unsupported",
+        }
+    }
+}
+
+/// A verdict with the cost of reaching it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ProbeResult {
+    pub verdict: Verdict,
+    /// Transfer-function applications used.
+    pub transfers: u32,
+}

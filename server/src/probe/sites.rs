@@ -1,0 +1,364 @@
+//! Leak probing points (§4.5), restricted to pointer-typed locations, plus block scope ends.
+
+use super::{Place, ProbeKind, ProbeSite, Root, Start, Subject};
+use crate::ir::{
+    Callee, Expr, ExprId, ExprKind, FunctionIr, LocalId, LocalKind, Notation, ScopeEndKind,
+    StmtKind, Symbol, Type, TypeEnv, display_expr,
+};
+use rustc_hash::FxHashMap;
+
+/// Every probe of a function. `has_body(name)` tells whether a direct callee can be analysed
+/// (its result may then be fresh memory even if its type is not obviously a pointer).
+pub fn probe_sites(
+    ir: &FunctionIr,
+    env: &TypeEnv,
+    has_body: &dyn Fn(&str) -> bool,
+) -> Vec<ProbeSite> {
+    let mut out = Vec::new();
+    let reads = temp_reads(ir);
+    for id in ir.node_ids() {
+        let node = ir.node(id);
+        let range = node.stmt.range;
+        match &node.stmt.kind {
+            StmtKind::Assign { addr, value } if probe_worthy(ir, *addr, env) => {
+                out.push(ProbeSite {
+                    node: id,
+                    kind: ProbeKind::Assignment,
+                    start: Start::Before,
+                    subject: Subject::Location {
+                        place: Place {
+                            root: Root::Addr(*addr),
+                            fields: vec![],
+                        },
+                        new_value: Some(*value),
+                        prefix: vec![],
+                    },
+                    range,
+                    variable: place_text(ir, *addr),
+                });
+            }
+            StmtKind::Alloc { addr, .. } if probe_worthy(ir, *addr, env) => {
+                out.push(ProbeSite {
+                    node: id,
+                    kind: ProbeKind::Allocation,
+                    start: Start::Before,
+                    subject: Subject::Location {
+                        place: Place {
+                            root: Root::Addr(*addr),
+                            fields: vec![],
+                        },
+                        new_value: None,
+                        prefix: vec![],
+                    },
+                    range,
+                    variable: place_text(ir, *addr),
+                });
+            }
+            StmtKind::Call { dest, callee, .. } => {
+                let body = matches!(callee, Callee::Direct(n) if has_body(n));
+                match dest {
+                    Some(d) if probe_worthy(ir, *d, env) => out.push(ProbeSite {
+                        node: id,
+                        kind: ProbeKind::AssignedReturn,
+                        start: Start::Before,
+                        subject: Subject::CallResult { dest: Some(*d) },
+                        range,
+                        variable: place_text(ir, *d),
+                    }),
+                    None if body => {
+                        let Callee::Direct(name) = callee else {
+                            continue;
+                        };
+                        if env
+                            .functions
+                            .get(name)
+                            .map(|s| env.resolve(&s.ret).is_pointer())
+                            .unwrap_or(false)
+                        {
+                            out.push(ProbeSite {
+                                node: id,
+                                kind: ProbeKind::IgnoredReturn,
+                                start: Start::Before,
+                                subject: Subject::CallResult { dest: None },
+                                range,
+                                variable: format!("{name}()"),
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            StmtKind::Free { ptr } => {
+                let pointee = env.resolve(ir.exprs.ty(*ptr).pointee().unwrap_or(&Type::Unknown));
+                let Some(def) = env.struct_def(&pointee) else {
+                    continue;
+                };
+                if def.is_union {
+                    continue;
+                }
+                let fields: Vec<String> = def
+                    .fields
+                    .iter()
+                    .filter(|f| env.resolve(&f.ty).is_pointer())
+                    .map(|f| f.name.clone())
+                    .collect();
+                let base = display_expr(ir, *ptr, Notation::C);
+                for (i, f) in fields.iter().enumerate() {
+                    let prefix = fields[..i]
+                        .iter()
+                        .map(|g| Place {
+                            root: Root::PointedBy(*ptr),
+                            fields: vec![g.clone()],
+                        })
+                        .collect();
+                    out.push(ProbeSite {
+                        node: id,
+                        kind: ProbeKind::FreeField,
+                        start: Start::Before,
+                        subject: Subject::Location {
+                            place: Place {
+                                root: Root::PointedBy(*ptr),
+                                fields: vec![f.clone()],
+                            },
+                            new_value: None,
+                            prefix,
+                        },
+                        range,
+                        variable: format!("{base}->{f}"),
+                    });
+                }
+            }
+            StmtKind::ScopeEnd { locals, kind } => {
+                let probe_kind = match kind {
+                    ScopeEndKind::Return => ProbeKind::ReturnLocal,
+                    ScopeEndKind::Block => ProbeKind::ScopeEnd,
+                };
+                // The places nullified by this statement, in execution order.
+                let mut places: Vec<(Place, String)> = Vec::new();
+                for l in locals {
+                    let local = ir.local(*l);
+                    if matches!(local.kind, LocalKind::Temp | LocalKind::Return) {
+                        continue;
+                    }
+                    if !mentioned(ir, *l) {
+                        continue; // never used: it cannot hold anything
+                    }
+                    let ty = env.resolve(&local.ty);
+                    if ty.is_pointer() {
+                        places.push((
+                            Place {
+                                root: Root::Local(*l),
+                                fields: vec![],
+                            },
+                            local.name.clone(),
+                        ));
+                    } else if let Some(def) = env.struct_def(&ty)
+                        && !def.is_union
+                    {
+                        for f in &def.fields {
+                            if env.resolve(&f.ty).is_pointer() {
+                                places.push((
+                                    Place {
+                                        root: Root::Local(*l),
+                                        fields: vec![f.name.clone()],
+                                    },
+                                    format!("{}.{}", local.name, f.name),
+                                ));
+                            }
+                        }
+                    }
+                }
+                for (i, (place, name)) in places.iter().enumerate() {
+                    out.push(ProbeSite {
+                        node: id,
+                        kind: probe_kind,
+                        start: Start::Before,
+                        subject: Subject::Location {
+                            place: place.clone(),
+                            new_value: None,
+                            prefix: places[..i].iter().map(|p| p.0.clone()).collect(),
+                        },
+                        range,
+                        variable: name.clone(),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    // Temporaries holding call results: their value dies right after its single use (or right
+    // away when nobody reads it).
+    for (t, writers) in temp_writers(ir) {
+        let local = ir.local(t);
+        if !env.resolve(&local.ty).is_pointer() {
+            continue;
+        }
+        let fresh = writers.iter().any(|w| match &ir.node(*w).stmt.kind {
+            StmtKind::Alloc { .. } => true,
+            StmtKind::Call { callee, .. } => match callee {
+                Callee::Direct(n) => has_body(n),
+                Callee::Indirect(_) => false,
+            },
+            _ => false,
+        });
+        if !fresh {
+            continue;
+        }
+        let after: Vec<_> = match reads.get(&t).map(|v| v.as_slice()) {
+            None | Some([]) => writers.clone(),
+            Some([one]) => vec![*one],
+            Some(_) => continue,
+        };
+        for n in after {
+            out.push(ProbeSite {
+                node: n,
+                kind: ProbeKind::IgnoredReturn,
+                start: Start::After,
+                subject: Subject::Location {
+                    place: Place {
+                        root: Root::Local(t),
+                        fields: vec![],
+                    },
+                    new_value: None,
+                    prefix: vec![],
+                },
+                range: ir.node(n).stmt.range,
+                variable: local.name.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// A location worth probing: pointer-typed, not an array element (the paper does not probe
+/// those: without index reasoning they only produce false warnings), not a temporary, not `ret`.
+fn probe_worthy(ir: &FunctionIr, addr: ExprId, env: &TypeEnv) -> bool {
+    let Some(pointee) = ir.exprs.ty(addr).pointee() else {
+        return false;
+    };
+    if !env.resolve(pointee).is_pointer() {
+        return false;
+    }
+    if let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(addr)
+        && matches!(ir.local(*l).kind, LocalKind::Temp | LocalKind::Return)
+    {
+        return false;
+    }
+    !is_array_element(ir, addr)
+}
+
+fn is_array_element(ir: &FunctionIr, addr: ExprId) -> bool {
+    match ir.exprs.kind(addr) {
+        ExprKind::Binary(..) => true,
+        ExprKind::Field(b, _) => is_array_element(ir, *b),
+        _ => false,
+    }
+}
+
+fn place_text(ir: &FunctionIr, addr: ExprId) -> String {
+    // `*addr` in C.
+    let deref = Expr {
+        kind: ExprKind::Deref(addr),
+        ty: ir.exprs.ty(addr).pointee().cloned().unwrap_or_default(),
+    };
+    match ir.exprs.lookup(&deref) {
+        Some(d) => display_expr(ir, d, Notation::C),
+        None => format!("*{}", display_expr(ir, addr, Notation::C)),
+    }
+}
+
+fn local_addr(ir: &FunctionIr, l: LocalId) -> Option<ExprId> {
+    let e = Expr {
+        kind: ExprKind::Addr(Symbol::Local(l)),
+        ty: Type::pointer_to(ir.local(l).ty.clone()),
+    };
+    ir.exprs.lookup(&e)
+}
+
+fn mentioned(ir: &FunctionIr, l: LocalId) -> bool {
+    local_addr(ir, l).is_some()
+}
+
+/// Statements that read each temporary (a read is a `*&t` inside an operand).
+fn temp_reads(ir: &FunctionIr) -> FxHashMap<LocalId, Vec<crate::ir::NodeId>> {
+    let mut out: FxHashMap<LocalId, Vec<crate::ir::NodeId>> = FxHashMap::default();
+    for id in ir.node_ids() {
+        let mut operands: Vec<ExprId> = Vec::new();
+        match &ir.node(id).stmt.kind {
+            StmtKind::Assign { addr, value } => {
+                operands.push(*value);
+                operands.push(*addr);
+            }
+            StmtKind::Alloc { addr, .. } => operands.push(*addr),
+            StmtKind::Free { ptr } => operands.push(*ptr),
+            StmtKind::Cond { lhs, rhs, .. } => {
+                operands.push(*lhs);
+                operands.push(*rhs);
+            }
+            StmtKind::Call { dest, callee, args } => {
+                operands.extend(args.iter().copied());
+                if let Some(d) = dest {
+                    operands.push(*d);
+                }
+                if let Callee::Indirect(f) = callee {
+                    operands.push(*f);
+                }
+            }
+            StmtKind::Return { value: Some(v) } => operands.push(*v),
+            StmtKind::Opaque { reads, .. } => operands.extend(reads.iter().copied()),
+            _ => {}
+        }
+        let mut seen = Vec::new();
+        for op in operands {
+            collect_temp_reads(ir, op, false, &mut seen);
+        }
+        seen.sort();
+        seen.dedup();
+        for t in seen {
+            out.entry(t).or_default().push(id);
+        }
+    }
+    out
+}
+
+fn collect_temp_reads(ir: &FunctionIr, e: ExprId, under_deref: bool, out: &mut Vec<LocalId>) {
+    match ir.exprs.kind(e) {
+        ExprKind::Addr(Symbol::Local(l)) if under_deref && ir.local(*l).kind == LocalKind::Temp => {
+            out.push(*l);
+        }
+        ExprKind::Deref(a) => collect_temp_reads(ir, *a, true, out),
+        ExprKind::Field(b, _) => collect_temp_reads(ir, *b, false, out),
+        ExprKind::Binary(_, l, r) => {
+            collect_temp_reads(ir, *l, false, out);
+            collect_temp_reads(ir, *r, false, out);
+        }
+        _ => {}
+    }
+}
+
+/// Statements that store into each temporary (as a destination).
+fn temp_writers(ir: &FunctionIr) -> Vec<(LocalId, Vec<crate::ir::NodeId>)> {
+    let mut out: FxHashMap<LocalId, Vec<crate::ir::NodeId>> = FxHashMap::default();
+    for id in ir.node_ids() {
+        let dest = match &ir.node(id).stmt.kind {
+            StmtKind::Alloc { addr, .. } => Some(*addr),
+            StmtKind::Call { dest: Some(d), .. } => Some(*d),
+            StmtKind::Assign { addr, .. } => Some(*addr),
+            _ => None,
+        };
+        if let Some(d) = dest
+            && let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(d)
+            && ir.local(*l).kind == LocalKind::Temp
+        {
+            out.entry(*l).or_default().push(id);
+        }
+    }
+    let mut v: Vec<_> = out.into_iter().collect();
+    v.sort_by_key(|(l, _)| *l);
+    // A temporary written by a plain assignment is a copy (postfix ++, `?:`), not a result.
+    v.retain(|(_, ws)| {
+        !ws.iter()
+            .any(|w| matches!(ir.node(*w).stmt.kind, StmtKind::Assign { .. }))
+    });
+    v
+}

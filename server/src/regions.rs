@@ -1,0 +1,580 @@
+//! Memory regions and points-to (paper §4.1), the two schemes of the paper combined:
+//!
+//! - every variable whose address is never taken is its own region — one region per scalar
+//!   location, so `s.a` and `s.b` of a struct local are different regions;
+//! - heap and address-taken memory is partitioned by type, field-sensitively: `struct list.next`
+//!   is one region, "`struct list*` values stored outside a struct field" another.
+//!
+//! Types are grouped into *classes* first: memory seen through two pointer types is one memory.
+//! A cast or assignment between `A*` and `B*` (both concrete) unifies A and B; a `void*` or
+//! `char*` storage location that receives an `A*` and hands out a `B*` (the generic-container
+//! idiom) unifies A and B too. A class with more than one struct type loses its field
+//! sensitivity (one region for all its fields): after such a cast the field layout is not
+//! trustworthy.
+//!
+//! The interface the engine uses is [`TypeClasses::location_region`]: given the shape of a
+//! location, the regions it may be in. A Steensgaard or Andersen analysis can replace this
+//! module behind the same interface.
+
+use crate::ir::{Callee, ExprId, ExprKind, FunctionIr, LocalId, StmtKind, Symbol, Type, TypeEnv};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::fmt;
+
+/// A canonical name for a type class member, e.g. `struct list`, `int*`, `char`.
+pub fn type_key(t: &Type) -> String {
+    t.to_string()
+}
+
+/// Whether values of this pointee type make a pointer "generic" (`void*`, `char*`, unknown):
+/// such pointers are containers for any type.
+pub fn is_generic_pointee(t: &Type) -> bool {
+    matches!(t, Type::Void | Type::Unknown | Type::Named(_)) || *t == Type::Int
+}
+
+/// The result of type unification over the workspace: which location types share memory.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct TypeClasses {
+    /// Member key → representative key. Types not listed are their own class.
+    repr: FxHashMap<String, String>,
+    /// Representatives whose class contains more than one struct (field-insensitive).
+    collapsed: FxHashSet<String>,
+    /// Globals whose address is taken somewhere in the workspace.
+    pub address_taken_globals: FxHashSet<String>,
+}
+
+/// Per-function facts the region builder needs from call resolution.
+pub struct CallInfo<'a> {
+    pub params: Vec<Type>,
+    pub ret: Option<Type>,
+    pub key: &'a str,
+}
+
+struct UnionFind {
+    parent: FxHashMap<String, String>,
+}
+
+impl UnionFind {
+    fn find(&mut self, k: &str) -> String {
+        let mut cur = k.to_string();
+        let mut path = Vec::new();
+        while let Some(p) = self.parent.get(&cur) {
+            if *p == cur {
+                break;
+            }
+            path.push(cur.clone());
+            cur = p.clone();
+        }
+        for p in path {
+            self.parent.insert(p, cur.clone());
+        }
+        cur
+    }
+    fn union(&mut self, a: &str, b: &str) {
+        let ra = self.find(a);
+        let rb = self.find(b);
+        if ra != rb {
+            // Deterministic representative: the smaller key.
+            let (keep, drop) = if ra < rb { (ra, rb) } else { (rb, ra) };
+            self.parent.insert(drop, keep.clone());
+            self.parent.entry(keep.clone()).or_insert(keep);
+        }
+    }
+}
+
+impl TypeClasses {
+    /// Unify types over a set of function bodies. `resolve_call(name)` gives the parameter and
+    /// return types of a callee with a body (with a key naming it) so that arguments flowing
+    /// into `void*` parameters count as conduits.
+    pub fn build<'a>(
+        functions: impl IntoIterator<Item = (&'a str, &'a FunctionIr)>,
+        env: &TypeEnv,
+    ) -> TypeClasses {
+        let mut uf = UnionFind {
+            parent: FxHashMap::default(),
+        };
+        // Storage key → concrete pointee types that flowed through it.
+        let mut conduits: FxHashMap<String, FxHashSet<String>> = FxHashMap::default();
+        let mut taken_globals = FxHashSet::default();
+        let mut fns: Vec<(&str, &FunctionIr)> = functions.into_iter().collect();
+        fns.sort_by_key(|(k, _)| *k);
+        let by_name: FxHashMap<&str, &FunctionIr> =
+            fns.iter().map(|(_, f)| (f.name.as_str(), *f)).collect();
+        for (fkey, ir) in &fns {
+            let flow = |uf: &mut UnionFind,
+                        conduits: &mut FxHashMap<String, FxHashSet<String>>,
+                        storage: Option<String>,
+                        dst: &Type,
+                        src: &Type| {
+                let (Some(d), Some(s)) = (dst.pointee(), src.pointee()) else {
+                    return;
+                };
+                let (d, s) = (env.resolve(d), env.resolve(s));
+                if d == s {
+                    return;
+                }
+                match (is_generic_pointee(&d), is_generic_pointee(&s)) {
+                    (false, false) => uf.union(&type_key(&d), &type_key(&s)),
+                    (true, false) => {
+                        if let Some(k) = storage {
+                            conduits.entry(k).or_default().insert(type_key(&s));
+                        }
+                    }
+                    (false, true) => {
+                        if let Some(k) = storage {
+                            conduits.entry(k).or_default().insert(type_key(&d));
+                        }
+                    }
+                    (true, true) => {}
+                }
+            };
+            for (_, e) in ir.exprs.iter() {
+                if let ExprKind::Addr(Symbol::Global(g)) = &e.kind {
+                    // An address used other than as the root of a read/write is "taken": we
+                    // approximate with the lowering's own notion below.
+                    let _ = g;
+                }
+            }
+            collect_taken_globals(ir, &mut taken_globals);
+            for node in &ir.nodes {
+                match &node.stmt.kind {
+                    StmtKind::Assign { addr, value } => {
+                        let dst = pointee(ir, *addr);
+                        let src = ir.exprs.ty(*value).clone();
+                        // The storage is the generic side: the destination when a concrete
+                        // pointer is stored into a generic location, the source location
+                        // when a generic value is read out into a concrete one.
+                        let storage = if dst.pointee().map(is_generic_pointee).unwrap_or(false) {
+                            Some(storage_key(fkey, ir, *addr, env))
+                        } else {
+                            match ir.exprs.kind(*value) {
+                                ExprKind::Deref(a) => Some(storage_key(fkey, ir, *a, env)),
+                                _ => None,
+                            }
+                        };
+                        flow(&mut uf, &mut conduits, storage, &dst, &src);
+                    }
+                    StmtKind::Call {
+                        dest,
+                        callee: Callee::Direct(name),
+                        args,
+                    } => {
+                        let Some(callee) = by_name.get(name.as_str()) else {
+                            continue;
+                        };
+                        for (i, a) in args.iter().enumerate() {
+                            let Some(p) = callee.params.get(i) else { break };
+                            let pty = callee.local(*p).ty.clone();
+                            let aty = ir.exprs.ty(*a).clone();
+                            let storage = if pty.pointee().map(is_generic_pointee).unwrap_or(false)
+                            {
+                                Some(format!("{}::{}", callee.name, p.0))
+                            } else {
+                                match ir.exprs.kind(*a) {
+                                    ExprKind::Deref(x) => Some(storage_key(fkey, ir, *x, env)),
+                                    _ => None,
+                                }
+                            };
+                            flow(&mut uf, &mut conduits, storage, &pty, &aty);
+                        }
+                        if let (Some(d), Some(r)) = (dest, callee.ret) {
+                            let dty = pointee(ir, *d);
+                            let rty = callee.local(r).ty.clone();
+                            let storage = Some(format!("{}::{}", callee.name, r.0));
+                            flow(&mut uf, &mut conduits, storage, &dty, &rty);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for types in conduits.values() {
+            let mut it = types.iter();
+            if let Some(first) = it.next() {
+                for t in it {
+                    uf.union(first, t);
+                }
+            }
+        }
+        let keys: Vec<String> = uf.parent.keys().cloned().collect();
+        let mut repr = FxHashMap::default();
+        let mut structs_in: FxHashMap<String, u32> = FxHashMap::default();
+        for k in keys {
+            let r = uf.find(&k);
+            if k.starts_with("struct ") || k.starts_with("union ") {
+                *structs_in.entry(r.clone()).or_default() += 1;
+            }
+            if r != k {
+                repr.insert(k, r);
+            }
+        }
+        let collapsed = structs_in
+            .into_iter()
+            .filter(|(_, n)| *n > 1)
+            .map(|(k, _)| k)
+            .collect();
+        TypeClasses {
+            repr,
+            collapsed,
+            address_taken_globals: taken_globals,
+        }
+    }
+
+    /// The class representative of a location type.
+    pub fn class_of(&self, t: &Type) -> String {
+        let k = type_key(t);
+        self.repr.get(&k).cloned().unwrap_or(k)
+    }
+
+    /// Whether fields of this class are one region.
+    pub fn is_collapsed(&self, class: &str) -> bool {
+        self.collapsed.contains(class)
+    }
+}
+
+fn pointee(ir: &FunctionIr, addr: ExprId) -> Type {
+    ir.exprs.ty(addr).pointee().cloned().unwrap_or_default()
+}
+
+fn storage_key(fkey: &str, ir: &FunctionIr, addr: ExprId, env: &TypeEnv) -> String {
+    match ir.exprs.kind(addr) {
+        ExprKind::Addr(Symbol::Local(l)) => format!("{}::{}", ir.name, l.0),
+        ExprKind::Addr(Symbol::Global(g)) => format!("global {g}"),
+        ExprKind::Field(b, f) => {
+            let s = env.resolve(&pointee(ir, *b));
+            format!("field {}.{f}", type_key(&s))
+        }
+        _ => {
+            let _ = fkey;
+            format!("mem {}", type_key(&env.resolve(&pointee(ir, addr))))
+        }
+    }
+}
+
+/// Globals whose address escapes: `&g` used as a value anywhere (not as the root of a direct
+/// read or write of `g` or one of its fields).
+fn collect_taken_globals(ir: &FunctionIr, out: &mut FxHashSet<String>) {
+    // An `Addr(Global)` is "used directly" when it is the operand of a Deref or the base of a
+    // Field chain that ends in a Deref, or the address written by an Assign/Alloc/Call dest.
+    let mut direct: FxHashSet<ExprId> = FxHashSet::default();
+    let mut field_bases: FxHashMap<ExprId, ExprId> = FxHashMap::default();
+    for (id, e) in ir.exprs.iter() {
+        if let ExprKind::Field(b, _) = e.kind {
+            field_bases.insert(id, b);
+        }
+    }
+    let mark_direct = |mut a: ExprId, direct: &mut FxHashSet<ExprId>| {
+        loop {
+            direct.insert(a);
+            match field_bases.get(&a) {
+                Some(b) => a = *b,
+                None => break,
+            }
+        }
+    };
+    for (_, e) in ir.exprs.iter() {
+        if let ExprKind::Deref(a) = e.kind {
+            mark_direct(a, &mut direct);
+        }
+    }
+    for n in &ir.nodes {
+        match &n.stmt.kind {
+            StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => {
+                mark_direct(*addr, &mut direct)
+            }
+            StmtKind::Call { dest: Some(d), .. } => mark_direct(*d, &mut direct),
+            _ => {}
+        }
+    }
+    // Any Addr(Global) or field address of one that appears as a value (in a statement operand
+    // or inside a non-Deref expression) and is not "direct" is taken.
+    let mut used_as_value: FxHashSet<ExprId> = FxHashSet::default();
+    for (_, e) in ir.exprs.iter() {
+        match e.kind {
+            ExprKind::Binary(_, l, r) => {
+                used_as_value.insert(l);
+                used_as_value.insert(r);
+            }
+            ExprKind::Field(..) | ExprKind::Deref(_) => {}
+            _ => {}
+        }
+    }
+    for n in &ir.nodes {
+        match &n.stmt.kind {
+            StmtKind::Assign { value, .. } => {
+                used_as_value.insert(*value);
+            }
+            StmtKind::Call { args, .. } => used_as_value.extend(args.iter().copied()),
+            StmtKind::Cond { lhs, rhs, .. } => {
+                used_as_value.insert(*lhs);
+                used_as_value.insert(*rhs);
+            }
+            StmtKind::Free { ptr } => {
+                used_as_value.insert(*ptr);
+            }
+            StmtKind::Opaque { reads, .. } => used_as_value.extend(reads.iter().copied()),
+            StmtKind::Return { value: Some(v) } => {
+                used_as_value.insert(*v);
+            }
+            _ => {}
+        }
+    }
+    for v in used_as_value {
+        let mut a = v;
+        loop {
+            match ir.exprs.kind(a) {
+                ExprKind::Addr(Symbol::Global(g)) => {
+                    out.insert(g.clone());
+                    break;
+                }
+                ExprKind::Field(b, _) => a = *b,
+                _ => break,
+            }
+        }
+    }
+    let _ = direct;
+}
+
+// ---- regions ------------------------------------------------------------------------------
+
+/// A memory region. Identifiers are interned per probe run by [`RegionNames`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Region {
+    /// One scalar location of a variable whose address is never taken.
+    Var(u32),
+    /// Heap and address-taken memory holding values of a type class (outside struct fields).
+    Mem(u32),
+    /// Field `f` (interned) of structs of a type class.
+    Field(u32, u32),
+}
+
+impl Region {
+    pub fn is_var(self) -> bool {
+        matches!(self, Region::Var(_))
+    }
+}
+
+/// A set of regions, possibly "all memory" (every non-variable region: what an unknown
+/// pointer may point into).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct RegionSet {
+    /// Sorted, deduplicated.
+    regions: smallvec::SmallVec<[Region; 4]>,
+    pub all_memory: bool,
+}
+
+impl RegionSet {
+    pub fn empty() -> Self {
+        Self::default()
+    }
+    pub fn one(r: Region) -> Self {
+        let mut s = Self::default();
+        s.regions.push(r);
+        s
+    }
+    pub fn all_memory() -> Self {
+        RegionSet {
+            regions: Default::default(),
+            all_memory: true,
+        }
+    }
+    pub fn insert(&mut self, r: Region) -> bool {
+        match self.regions.binary_search(&r) {
+            Ok(_) => false,
+            Err(i) => {
+                self.regions.insert(i, r);
+                true
+            }
+        }
+    }
+    pub fn remove(&mut self, r: Region) {
+        if let Ok(i) = self.regions.binary_search(&r) {
+            self.regions.remove(i);
+        }
+    }
+    pub fn contains(&self, r: Region) -> bool {
+        self.regions.binary_search(&r).is_ok() || (self.all_memory && !r.is_var())
+    }
+    pub fn union_with(&mut self, other: &RegionSet) -> bool {
+        let mut changed = false;
+        for r in &other.regions {
+            changed |= self.insert(*r);
+        }
+        if other.all_memory && !self.all_memory {
+            self.all_memory = true;
+            changed = true;
+        }
+        changed
+    }
+    pub fn intersects(&self, other: &RegionSet) -> bool {
+        if self.all_memory && (other.all_memory || other.regions.iter().any(|r| !r.is_var())) {
+            return true;
+        }
+        if other.all_memory && self.regions.iter().any(|r| !r.is_var()) {
+            return true;
+        }
+        // Both sorted: merge walk.
+        let (mut i, mut j) = (0, 0);
+        let (a, b) = (&self.regions, &other.regions);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => return true,
+            }
+        }
+        false
+    }
+    pub fn is_empty(&self) -> bool {
+        self.regions.is_empty() && !self.all_memory
+    }
+    pub fn len(&self) -> usize {
+        self.regions.len() + usize::from(self.all_memory)
+    }
+    pub fn iter(&self) -> impl Iterator<Item = Region> + '_ {
+        self.regions.iter().copied()
+    }
+    pub fn retain(&mut self, mut f: impl FnMut(Region) -> bool) {
+        self.regions.retain(|r| f(*r));
+    }
+    pub fn is_subset(&self, other: &RegionSet) -> bool {
+        (!self.all_memory || other.all_memory) && self.regions.iter().all(|r| other.contains(*r))
+    }
+}
+
+/// What a variable-rooted location is: the variable and the field path to a scalar.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct VarPath {
+    pub root: VarRoot,
+    pub fields: Vec<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum VarRoot {
+    /// (function index in the probe's program, local)
+    Local(u32, LocalId),
+    Global(String),
+    /// The shadow of a formal used while unmapping a call (paper Figure 5).
+    Shadow(u32),
+}
+
+/// Interning of the names regions are made of, for one probe run.
+#[derive(Default, Debug)]
+pub struct RegionNames {
+    vars: FxHashMap<VarPath, u32>,
+    var_list: Vec<VarPath>,
+    classes: FxHashMap<String, u32>,
+    class_list: Vec<String>,
+    names: FxHashMap<String, u32>,
+    name_list: Vec<String>,
+}
+
+impl RegionNames {
+    pub fn var(&mut self, v: VarPath) -> Region {
+        if let Some(&i) = self.vars.get(&v) {
+            return Region::Var(i);
+        }
+        let i = self.var_list.len() as u32;
+        self.var_list.push(v.clone());
+        self.vars.insert(v, i);
+        Region::Var(i)
+    }
+    pub fn var_path(&self, r: u32) -> &VarPath {
+        &self.var_list[r as usize]
+    }
+    pub fn class(&mut self, c: &str) -> u32 {
+        if let Some(&i) = self.classes.get(c) {
+            return i;
+        }
+        let i = self.class_list.len() as u32;
+        self.class_list.push(c.to_string());
+        self.classes.insert(c.to_string(), i);
+        i
+    }
+    pub fn class_name(&self, c: u32) -> &str {
+        &self.class_list[c as usize]
+    }
+    pub fn name(&mut self, n: &str) -> u32 {
+        if let Some(&i) = self.names.get(n) {
+            return i;
+        }
+        let i = self.name_list.len() as u32;
+        self.name_list.push(n.to_string());
+        self.names.insert(n.to_string(), i);
+        i
+    }
+    pub fn name_of(&self, n: u32) -> &str {
+        &self.name_list[n as usize]
+    }
+}
+
+/// A readable region name for messages and debugging.
+pub struct RegionDisplay<'a>(pub &'a RegionNames, pub Region);
+
+impl fmt::Display for RegionDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.1 {
+            Region::Var(i) => {
+                let v = self.0.var_path(i);
+                match &v.root {
+                    VarRoot::Local(func, l) => write!(f, "local{}#{}", func, l.0)?,
+                    VarRoot::Global(g) => write!(f, "{g}")?,
+                    VarRoot::Shadow(i) => write!(f, "shadow{i}")?,
+                }
+                for fld in &v.fields {
+                    write!(f, ".{}", self.0.name_of(*fld))?;
+                }
+                Ok(())
+            }
+            Region::Mem(c) => write!(f, "[{}]", self.0.class_name(c)),
+            Region::Field(c, n) => write!(f, "[{}].{}", self.0.class_name(c), self.0.name_of(n)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn region_sets_intersect_and_union() {
+        let mut a = RegionSet::one(Region::Var(1));
+        a.insert(Region::Mem(2));
+        let b = RegionSet::one(Region::Mem(2));
+        assert!(a.intersects(&b));
+        assert!(!RegionSet::one(Region::Var(3)).intersects(&b));
+        // "All memory" meets every non-variable region but no variable.
+        let all = RegionSet::all_memory();
+        assert!(all.intersects(&b));
+        assert!(!all.intersects(&RegionSet::one(Region::Var(1))));
+        let mut c = RegionSet::empty();
+        assert!(c.union_with(&a));
+        assert!(!c.union_with(&a));
+        assert!(c.is_subset(&a) && a.is_subset(&c));
+    }
+
+    #[test]
+    fn casts_between_structs_unify_and_collapse() {
+        let src = "struct a { struct a *n; }; struct b { struct b *m; };\n\
+                   void f(struct a *x) { struct b *y = (struct b *)x; y->m = 0; }\n\
+                   void g(struct a *p) { void *v = p; struct a *q = v; q->n = 0; }\n";
+        let tree = crate::syntax::parse(src, None);
+        let items = crate::ir::collect_items(&tree, src);
+        let lib = crate::ir::LibraryModel::standard();
+        let ctx = crate::ir::LowerContext {
+            env: &items.env,
+            lib: &lib,
+        };
+        let irs: Vec<FunctionIr> = items
+            .functions
+            .iter()
+            .map(|f| crate::ir::lower_function(&f.source, &ctx))
+            .collect();
+        let classes = TypeClasses::build(irs.iter().map(|f| (f.name.as_str(), f)), &items.env);
+        let a = classes.class_of(&Type::Struct("a".into()));
+        let b = classes.class_of(&Type::Struct("b".into()));
+        assert_eq!(a, b);
+        assert!(classes.is_collapsed(&a));
+        // A void* conduit that sees only one concrete type unifies nothing else.
+        assert_eq!(classes.class_of(&Type::Int), "int");
+    }
+}

@@ -1,0 +1,298 @@
+//! Findings → text (rustc-style, with source snippets), JSON (the stable format of DESIGN.md)
+//! and SARIF 2.1.0 (with a codeFlow per leak trace).
+
+use crate::db::{Finding, SourceLoc, VerdictKind};
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub files: usize,
+    pub functions: usize,
+    pub probes: usize,
+    pub proved: usize,
+    pub leaks: usize,
+    pub unproved: usize,
+    pub elapsed_ms: u128,
+}
+
+impl Summary {
+    pub fn count(&mut self, f: &Finding) {
+        self.probes += 1;
+        match f.verdict {
+            VerdictKind::Proved => self.proved += 1,
+            VerdictKind::Leak => self.leaks += 1,
+            VerdictKind::Unproved => self.unproved += 1,
+        }
+    }
+}
+
+/// Which findings a report lists: leaks always, unproved with `--all`.
+pub fn listed(f: &Finding, all: bool) -> bool {
+    match f.verdict {
+        VerdictKind::Leak => true,
+        VerdictKind::Unproved => all,
+        VerdictKind::Proved => false,
+    }
+}
+
+fn loc_json(l: &SourceLoc) -> Value {
+    json!({"file": path_str(&l.file), "line": l.line, "column": l.column, "function": l.function})
+}
+
+fn path_str(p: &Path) -> String {
+    p.to_string_lossy().replace('\\', "/")
+}
+
+/// One finding as a JSON object (shared by `check --format json`, `prove --format json` and the
+/// LSP `reductio/prove` request).
+pub fn finding_json(f: &Finding) -> Value {
+    let mut v = json!({
+        "file": path_str(&f.loc.file),
+        "line": f.loc.line,
+        "column": f.loc.column,
+        "end_line": f.loc.end_line,
+        "end_column": f.loc.end_column,
+        "function": f.loc.function,
+        "verdict": f.verdict.as_str(),
+        "probe": f.probe.as_str(),
+        "variable": f.variable,
+        "message": f.message,
+        "allocation": f.allocation.iter().map(loc_json).collect::<Vec<_>>(),
+        "trace": f.trace.iter().map(|s| json!({
+            "file": path_str(&s.loc.file), "line": s.loc.line, "column": s.loc.column, "note": s.note
+        })).collect::<Vec<_>>(),
+    });
+    if let Some(r) = &f.reason {
+        v["reason"] = json!(r);
+    }
+    v
+}
+
+pub fn json_report(findings: &[&Finding], summary: &Summary) -> String {
+    let v = json!({
+        "version": 1,
+        "summary": {
+            "files": summary.files, "functions": summary.functions, "probes": summary.probes,
+            "proved": summary.proved, "leaks": summary.leaks, "unproved": summary.unproved,
+            "elapsed_ms": summary.elapsed_ms,
+        },
+        "findings": findings.iter().map(|f| finding_json(f)).collect::<Vec<_>>(),
+    });
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+pub fn sarif_report(findings: &[&Finding]) -> String {
+    let phys = |l: &SourceLoc, end: bool| {
+        let mut region = json!({"startLine": l.line, "startColumn": l.column});
+        if end {
+            region["endLine"] = json!(l.end_line);
+            region["endColumn"] = json!(l.end_column);
+        }
+        json!({"physicalLocation": {
+            "artifactLocation": {"uri": path_str(&l.file)},
+            "region": region,
+        }})
+    };
+    let results: Vec<Value> = findings
+        .iter()
+        .map(|f| {
+            let mut r = json!({
+                "ruleId": format!("reductio/{}", f.verdict.as_str()),
+                "level": match f.verdict { VerdictKind::Leak => "warning", _ => "note" },
+                "message": {"text": f.message},
+                "locations": [phys(&f.loc, true)],
+                "properties": {"probe": f.probe.as_str(), "variable": f.variable, "function": f.loc.function},
+            });
+            if let Some(reason) = &f.reason {
+                r["properties"]["reason"] = json!(reason);
+            }
+            if !f.trace.is_empty() && f.verdict == VerdictKind::Leak {
+                let locs: Vec<Value> = f
+                    .trace
+                    .iter()
+                    .map(|s| {
+                        let mut l = phys(&s.loc, false);
+                        l["message"] = json!({"text": s.note});
+                        json!({"location": l})
+                    })
+                    .collect();
+                r["codeFlows"] = json!([{"threadFlows": [{"locations": locs}]}]);
+            }
+            if !f.allocation.is_empty() {
+                r["relatedLocations"] = Value::Array(
+                    f.allocation
+                        .iter()
+                        .enumerate()
+                        .map(|(i, a)| {
+                            let mut l = phys(a, false);
+                            l["id"] = json!(i);
+                            l["message"] = json!({"text": "allocation path"});
+                            l
+                        })
+                        .collect(),
+                );
+            }
+            r
+        })
+        .collect();
+    let v = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "reductio",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://example.invalid/reductio",
+                "rules": [
+                    {"id": "reductio/leak", "shortDescription": {"text": "Memory leak: the last reference to a heap block is lost"}},
+                    {"id": "reductio/unproved", "shortDescription": {"text": "A leak probe that could be neither proved nor refuted"}},
+                ],
+            }},
+            "results": results,
+        }],
+    });
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// Text of the files findings point into, for snippets.
+pub type Sources = HashMap<PathBuf, String>;
+
+/// Byte offset of a 1-based line/column in `text` (clamped).
+fn offset(text: &str, line: u32, col: u32) -> usize {
+    let mut off = 0usize;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line as usize {
+            return (off + (col as usize).saturating_sub(1))
+                .min(off + l.len())
+                .min(text.len());
+        }
+        off += l.len();
+    }
+    text.len()
+}
+
+fn floor_char(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// rustc-style text for findings, then the summary line.
+pub fn text_report(
+    findings: &[&Finding],
+    summary: &Summary,
+    sources: &Sources,
+    color: bool,
+) -> String {
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut out = String::new();
+    for f in findings {
+        out.push_str(&render_finding(f, sources, &renderer));
+        out.push_str("\n\n");
+    }
+    out.push_str(&format!(
+        "checked {} file{}, {} function{}, {} probe{}: {} proved, {} leak{}, {} unproved in {} ms\n",
+        summary.files,
+        plural(summary.files),
+        summary.functions,
+        plural(summary.functions),
+        summary.probes,
+        plural(summary.probes),
+        summary.proved,
+        summary.leaks,
+        plural(summary.leaks),
+        summary.unproved,
+        summary.elapsed_ms
+    ));
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+pub fn render_finding(f: &Finding, sources: &Sources, renderer: &Renderer) -> String {
+    let level = match f.verdict {
+        VerdictKind::Leak => Level::WARNING,
+        _ => Level::NOTE,
+    };
+    let id = match f.verdict {
+        VerdictKind::Leak => "leak".to_string(),
+        VerdictKind::Unproved => format!("unproved:{}", f.reason.as_deref().unwrap_or("")),
+        VerdictKind::Proved => "proved".to_string(),
+    };
+    let path = path_str(&f.loc.file);
+    let last_note = match f.verdict {
+        VerdictKind::Leak => f
+            .trace
+            .last()
+            .map(|s| s.note.clone())
+            .unwrap_or_else(|| format!("`{}`", f.variable)),
+        _ => format!("assuming `{}` holds the last reference here", f.variable),
+    };
+    let mut trace_text = String::new();
+    for s in &f.trace {
+        trace_text.push_str(&format!(
+            "\n  {}:{}:{}: {}",
+            path_str(&s.loc.file),
+            s.loc.line,
+            s.loc.column,
+            s.note
+        ));
+    }
+    let title = level
+        .clone()
+        .primary_title(f.message.as_str())
+        .id(id.as_str());
+    let mut groups: Vec<Group> = Vec::new();
+    match sources.get(&f.loc.file) {
+        Some(text) => {
+            let start = floor_char(text, offset(text, f.loc.line, f.loc.column));
+            let mut end = floor_char(text, offset(text, f.loc.end_line, f.loc.end_column));
+            // One line is enough for the primary annotation.
+            if let Some(nl) = text[start..end.max(start)].find('\n') {
+                end = start + nl;
+            }
+            let end = end.max(start);
+            let mut snippet = Snippet::source(text.as_str())
+                .path(path.as_str())
+                .annotation(
+                    AnnotationKind::Primary
+                        .span(start..end)
+                        .label(last_note.as_str()),
+                );
+            if let Some(a) = f.allocation.last()
+                && a.file == f.loc.file
+                && a.line != f.loc.line
+            {
+                let s = floor_char(text, offset(text, a.line, a.column));
+                let line_end = text[s..].find('\n').map(|n| s + n).unwrap_or(text.len());
+                snippet = snippet.annotation(
+                    AnnotationKind::Context
+                        .span(s..line_end)
+                        .label("allocated here"),
+                );
+            }
+            groups.push(title.element(snippet));
+        }
+        None => groups.push(Group::with_title(title)),
+    }
+    if !trace_text.is_empty() {
+        let label = match f.verdict {
+            VerdictKind::Leak => "trace:",
+            VerdictKind::Proved => "refuted at:",
+            VerdictKind::Unproved => "at:",
+        };
+        let msg = format!("{label}{trace_text}");
+        groups.push(Group::with_title(Level::NOTE.secondary_title(msg)));
+    }
+    renderer.render(&groups).to_string()
+}

@@ -1,0 +1,54 @@
+// fixture: idioms/struct-fields-ok — the destructor frees every owned field before the struct
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Idiom: a destructor for a struct that owns heap fields.  user_free()
+ * releases name and email before the struct itself, so free(u) drops only
+ * dangling field values.  The constructor's error path does the same.
+ * Leaking twin: struct-fields-leak.c.
+ */
+
+struct user {
+    char *name;
+    char *email;
+    int id;
+};
+
+static struct user *user_new(const char *name, const char *email, int id)
+{
+    struct user *u = malloc(sizeof *u);
+
+    if (u == NULL)
+        return NULL;
+    u->name = strdup(name);
+    u->email = strdup(email);
+    if (u->name == NULL || u->email == NULL) {
+        free(u->name);
+        free(u->email);
+        free(u);
+        return NULL;
+    }
+    u->id = id;
+    return u;
+}
+
+static void user_free(struct user *u)
+{
+    free(u->name);
+    free(u->email);
+    free(u);
+}
+
+int user_is_valid(const char *name, const char *email, int id)
+{
+    struct user *u = user_new(name, email, id);
+    int ok;
+
+    if (u == NULL)
+        return -1;
+    ok = u->id > 0 && u->name[0] != '\0' && u->email[0] != '\0';
+    user_free(u);
+    return ok;
+}
