@@ -455,6 +455,8 @@ pub enum VarRoot {
     Global(String),
     /// The shadow of a formal used while unmapping a call (paper Figure 5).
     Shadow(u32),
+    /// A caller frame's local seen from a callee (depth, function index, local).
+    Frozen(u8, u32, LocalId),
 }
 
 /// Interning of the names regions are made of, for one probe run.
@@ -519,6 +521,7 @@ impl fmt::Display for RegionDisplay<'_> {
                     VarRoot::Local(func, l) => write!(f, "local{}#{}", func, l.0)?,
                     VarRoot::Global(g) => write!(f, "{g}")?,
                     VarRoot::Shadow(i) => write!(f, "shadow{i}")?,
+                    VarRoot::Frozen(d, func, l) => write!(f, "frame-{d}:local{}#{}", func, l.0)?,
                 }
                 for fld in &v.fields {
                     write!(f, ".{}", self.0.name_of(*fld))?;

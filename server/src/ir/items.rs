@@ -234,6 +234,42 @@ impl<'a> Collector<'a> {
                 recovered,
             },
         });
+        if let Some(body) = node.child_by_field_name("body") {
+            self.nested_functions(body);
+        }
+    }
+
+    /// Function definitions inside a body. Braces split across `#if` branches
+    /// (`#if A if (c) { #else { #endif`) leave a function open, and tree-sitter parses every
+    /// later function up to a matching brace as nested in it: collect them as functions. (GNU
+    /// nested functions are collected too.) A definition named `if`/`while`/… is a misparsed
+    /// statement, lowered with its function.
+    fn nested_functions(&mut self, body: Node) {
+        let mut stack = vec![(body, 0u32)];
+        let mut budget = 100_000;
+        while let Some((n, depth)) = stack.pop() {
+            budget -= 1;
+            if budget == 0 || depth > MAX_ITEM_DEPTH {
+                return;
+            }
+            let mut cursor = n.walk();
+            let kids: Vec<Node> = n.named_children(&mut cursor).collect();
+            for k in kids.into_iter().rev() {
+                let misparsed = k.kind() == "function_definition"
+                    && k.child_by_field_name("declarator")
+                        .filter(|d| d.kind() == "function_declarator")
+                        .and_then(|d| d.child_by_field_name("declarator"))
+                        .is_some_and(|name| {
+                            matches!(text(name, self.src), "if" | "while" | "for" | "switch")
+                        });
+                if k.kind() == "function_definition" && !misparsed {
+                    // Its own body is searched when it is collected.
+                    self.function(k, None);
+                } else if is_statement_container(k.kind()) || misparsed {
+                    stack.push((k, depth + 1));
+                }
+            }
+        }
     }
 
     /// K&R definitions declare parameter types between the head and the body.
@@ -462,6 +498,13 @@ pub(crate) fn char_literal_value(t: &str) -> Option<i64> {
         (c, None, None) => Some(c as i64),
         _ => None,
     }
+}
+
+/// Nodes a function definition can hide in, inside a body.
+fn is_statement_container(kind: &str) -> bool {
+    kind.ends_with("_statement")
+        || kind.starts_with("preproc_")
+        || matches!(kind, "else_clause" | "ERROR" | "function_definition")
 }
 
 fn is_if_zero(node: Node, src: &[u8]) -> bool {

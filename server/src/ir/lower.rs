@@ -21,7 +21,8 @@
 //! - Anything not understood becomes `Opaque` (statements) or `Unknown` (values), recorded as a
 //!   [`Fallback`]; a fragment with a syntax error too (its destination, if any, gets
 //!   `Unknown`), and nesting deeper than [`MAX_DEPTH`]. A `goto` to a label that does not exist
-//!   is opaque, then returns. Never a panic, never silent deletion.
+//!   is opaque, then returns; a computed `goto *p` is opaque, then may reach every label.
+//!   Never a panic, never silent deletion.
 //! - Nodes are numbered in reverse postorder from the entry (roughly source order), then
 //!   unreachable code, then the exit.
 
@@ -29,7 +30,7 @@ use super::Node as IrNode;
 use super::items::{FunctionSource, GlobalItem, char_literal_value, find_function_declarator};
 use super::types::{
     FnSig, StructDef, Type, TypeEnv, adjust_param_type, base_type, declarator_type,
-    parse_int_literal, text, type_descriptor,
+    is_builtin_integer_typedef, parse_int_literal, text, type_descriptor,
 };
 use super::*;
 use crate::syntax::TextRange;
@@ -156,8 +157,11 @@ pub struct LowerContext<'a> {
 /// Lower one function definition. Re-parses the function's own text so that the result depends
 /// on nothing else in its file.
 pub fn lower_function(source: &FunctionSource, ctx: &LowerContext) -> FunctionIr {
-    let tree = crate::syntax::parse(&source.text, None);
-    let src = source.text.as_bytes();
+    // Comments become spaces (same offsets): no comment node can then stand where the
+    // lowering expects a statement or an expression.
+    let text = crate::syntax::blank_comments(&source.text);
+    let tree = crate::syntax::parse(&text, None);
+    let src = text.as_bytes();
     let mut b = Builder::new(&source.name, ctx, src);
     b.sig = resolve_sig(ctx.env, &source.sig);
     let def = find_definition(tree.root_node());
@@ -301,7 +305,8 @@ struct Builder<'a> {
     loops: Vec<LoopTarget>,
     switches: Vec<SwitchCtx>,
     /// Label → (its node, (scope id, locals declared so far) of every scope open at it).
-    labels: FxHashMap<String, (NodeId, ScopeChain)>,
+    /// (Two definitions of one label come from alternative `#if` branches: a goto reaches both.)
+    labels: FxHashMap<String, Vec<(NodeId, ScopeChain)>>,
     gotos: Vec<PendingGoto>,
     depth: u32,
     fallbacks: Vec<Fallback>,
@@ -312,6 +317,8 @@ struct Builder<'a> {
     /// Fragments lowered as one opaque statement because they nest too deeply: (range, node,
     /// scopes open there). A goto to a label inside one jumps to its node.
     opaque_regions: Vec<(TextRange, NodeId, ScopeChain)>,
+    /// `goto *e`: (the opaque node, scopes open there, range); it jumps to every label.
+    computed_gotos: Vec<(NodeId, ScopeChain, TextRange)>,
 }
 
 /// A node under construction (edges are added as we go; preds are computed at the end).
@@ -348,6 +355,7 @@ impl<'a> Builder<'a> {
             local_structs: vec![],
             temps: vec![],
             opaque_regions: vec![],
+            computed_gotos: vec![],
         }
     }
 
@@ -800,8 +808,20 @@ impl<'a> Builder<'a> {
     }
 
     fn resolve_gotos(&mut self) {
+        let mut labels: Vec<(NodeId, ScopeChain)> =
+            self.labels.values().flatten().cloned().collect();
+        labels.sort_by_key(|l| l.0);
+        for (from, chain, range) in std::mem::take(&mut self.computed_gotos) {
+            if labels.is_empty() {
+                self.return_from_unknown_jump(from, &chain, range);
+            }
+            for (target, label_chain) in &labels {
+                let (leaving, entering) = scope_difference(&chain, label_chain);
+                self.jump_edge(from, leaving, entering, range, *target);
+            }
+        }
         for g in std::mem::take(&mut self.gotos) {
-            let Some((target, label_chain)) = self.labels.get(&g.label).cloned() else {
+            let Some(targets) = self.labels.get(&g.label).cloned() else {
                 // A label inside a fragment lowered as one opaque statement: jump to it.
                 let src = self.src;
                 let region = self.opaque_regions.iter().find(|(r, _, _)| {
@@ -827,24 +847,31 @@ impl<'a> Builder<'a> {
                     g.range,
                 );
                 self.link(g.from, n);
-                let mut locals: Vec<LocalId> = Vec::new();
-                for (_, ls) in g.chain.iter().rev() {
-                    locals.extend(ls.iter().rev().copied());
-                }
-                let end = self.new_node(
-                    StmtKind::ScopeEnd {
-                        locals,
-                        kind: ScopeEndKind::Return,
-                    },
-                    g.range,
-                );
-                self.link(n, end);
-                self.link(end, self.exit);
+                self.return_from_unknown_jump(n, &g.chain, g.range);
                 continue;
             };
-            let (leaving, entering) = scope_difference(&g.chain, &label_chain);
-            self.jump_edge(g.from, leaving, entering, g.range, target);
+            for (target, label_chain) in targets {
+                let (leaving, entering) = scope_difference(&g.chain, &label_chain);
+                self.jump_edge(g.from, leaving, entering, g.range, target);
+            }
         }
+    }
+
+    /// A jump to nowhere known continues with the return sequence of the scopes open at it.
+    fn return_from_unknown_jump(&mut self, from: NodeId, chain: &ScopeChain, range: TextRange) {
+        let mut locals: Vec<LocalId> = Vec::new();
+        for (_, ls) in chain.iter().rev() {
+            locals.extend(ls.iter().rev().copied());
+        }
+        let end = self.new_node(
+            StmtKind::ScopeEnd {
+                locals,
+                kind: ScopeEndKind::Return,
+            },
+            range,
+        );
+        self.link(from, end);
+        self.link(end, self.exit);
     }
 
     /// The edge of a jump: end the scope of the locals it leaves, begin the scope of the
@@ -889,9 +916,63 @@ impl<'a> Builder<'a> {
     fn block_items(&mut self, block: Node) {
         let mut c = block.walk();
         let kids: Vec<Node> = block.named_children(&mut c).collect();
-        for k in kids {
+        self.stmt_list(&kids);
+    }
+
+    /// Statements in sequence. tree-sitter-c parses GNU `goto *p;` as ERROR(`goto`) followed
+    /// by the statement `*p;`: that pair is a computed goto.
+    fn stmt_list(&mut self, kids: &[Node]) {
+        let mut i = 0;
+        while i < kids.len() {
+            let k = kids[i];
+            if k.is_error()
+                && text(k, self.src).trim() == "goto"
+                && let Some(&next) = kids.get(i + 1)
+                && next.kind() == "expression_statement"
+                && let Some(e) = next.named_child(0)
+                && e.kind() == "pointer_expression"
+                && operator(e, self.src) == "*"
+            {
+                self.computed_goto(k, e);
+                i += 2;
+                continue;
+            }
+            if k.kind() == "expression_statement"
+                && let Some(call) = k.named_child(0)
+                && call.kind() == "call_expression"
+                && let Some(semi) = k.child(k.child_count().saturating_sub(1))
+                && semi.kind() == ";"
+                && semi.is_missing()
+                && let Some(&next) = kids.get(i + 1)
+                && next.kind() == "compound_statement"
+            {
+                self.loop_macro(call, next);
+                i += 2;
+                continue;
+            }
             self.stmt(k);
+            i += 1;
         }
+    }
+
+    /// `goto *e;` may jump to any label of the function (whose address `&&label` was taken).
+    fn computed_goto(&mut self, keyword: Node, target: Node) {
+        let range = TextRange::new(keyword.start_byte() as u32, target.end_byte() as u32);
+        self.fallback(range, "computed goto: it may jump to any label");
+        let v = match target.child_by_field_name("argument") {
+            Some(a) => self.rvalue(a),
+            None => self.unknown(Type::Unknown),
+        };
+        let from = self.emit(
+            StmtKind::Opaque {
+                reason: "computed goto".into(),
+                reads: vec![v],
+            },
+            range,
+        );
+        let chain = self.scope_chain();
+        self.computed_gotos.push((from, chain, range));
+        self.cur = None;
     }
 
     fn stmt(&mut self, n: Node) {
@@ -916,7 +997,7 @@ impl<'a> Builder<'a> {
                 self.pop_scope(end);
             }
             "expression_statement" => {
-                if has_syntax_error(n, self.src) {
+                if has_syntax_error(n) {
                     self.syntax_error(n);
                 } else if let Some(e) = n.named_child(0) {
                     self.effect(e);
@@ -968,15 +1049,13 @@ impl<'a> Builder<'a> {
                 let node = self.join(TextRange::new(range.start, range.start));
                 self.goto_node(node);
                 let chain = self.scope_chain();
-                self.labels.insert(label, (node, chain));
+                self.labels.entry(label).or_default().push((node, chain));
                 let mut c = n.walk();
                 let inner: Vec<Node> = n
                     .named_children(&mut c)
                     .filter(|k| k.kind() != "statement_identifier")
                     .collect();
-                for k in inner {
-                    self.stmt(k);
-                }
+                self.stmt_list(&inner);
             }
             "preproc_if" | "preproc_ifdef" | "preproc_elif" | "preproc_elifdef" => {
                 self.preproc_branches(n)
@@ -998,10 +1077,15 @@ impl<'a> Builder<'a> {
                     self.stmt(k);
                 }
             }
-            "function_definition" => {
-                // Nested function (GNU C): not lowered as part of this body.
-                self.fallback(range, "nested function definition");
-            }
+            "function_definition" => match misparsed_keyword(n, self.src) {
+                Some(keyword) => self.misparsed_control_statement(n, keyword),
+                None => {
+                    // A nested function (GNU C), or a function swallowed by braces split
+                    // across `#if` branches (collected as a function of its own): not part of
+                    // this body.
+                    self.fallback(range, "nested function definition");
+                }
+            },
             "struct_specifier" | "union_specifier" | "enum_specifier" => {
                 base_type(n, self.src, &mut self.local_structs);
             }
@@ -1067,7 +1151,10 @@ impl<'a> Builder<'a> {
             if budget == 0 {
                 break;
             }
-            if x.kind() == "identifier" {
+            // A variable can hide as a type name in a misparsed macro (`FREE_AND_NULL(s)`).
+            let variable_as_type =
+                x.kind() == "type_identifier" && self.is_variable(text(x, self.src));
+            if x.kind() == "identifier" || variable_as_type {
                 let t = text(x, self.src).to_string();
                 if seen.insert(t.clone()) {
                     names.push(t);
@@ -1101,16 +1188,16 @@ impl<'a> Builder<'a> {
 
     fn preproc_body(&mut self, n: Node) {
         let mut c = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut c).collect();
-        for k in kids {
-            if Some(k) == n.child_by_field_name("condition")
-                || Some(k) == n.child_by_field_name("name")
-                || Some(k) == n.child_by_field_name("alternative")
-            {
-                continue;
-            }
-            self.stmt(k);
-        }
+        let skip = [
+            n.child_by_field_name("condition"),
+            n.child_by_field_name("name"),
+            n.child_by_field_name("alternative"),
+        ];
+        let kids: Vec<Node> = n
+            .named_children(&mut c)
+            .filter(|k| !skip.contains(&Some(*k)))
+            .collect();
+        self.stmt_list(&kids);
     }
 
     /// `#if A … #elif B … #else … #endif` in a body: one of the branches runs.
@@ -1148,6 +1235,212 @@ impl<'a> Builder<'a> {
         self.cur = Some(join);
     }
 
+    /// `else if (c) { … }` behind `#ifndef`, or `MACRO(x)` without `;` before `if (c) { … }`,
+    /// parse as a function definition named `if`. The condition is not understood: the body
+    /// may run (once for `if`, any number of times for `while`/`for`) or not.
+    fn misparsed_control_statement(&mut self, n: Node, keyword: &str) {
+        let range = TextRange::of_node(&n);
+        self.fallback(
+            range,
+            format!("`{keyword}` statement parsed as a function definition: its condition is not understood"),
+        );
+        // The statement macro in front, if any, and the condition: what they read.
+        let mut reads = match n.child_by_field_name("type") {
+            Some(t) if t.kind() == "macro_type_specifier" => self.reads_in(t),
+            _ => vec![],
+        };
+        if let Some(params) = n
+            .child_by_field_name("declarator")
+            .and_then(|d| d.child_by_field_name("parameters"))
+        {
+            reads.extend(self.reads_in(params));
+        }
+        self.emit(
+            StmtKind::Opaque {
+                reason: format!("`{keyword}` condition not understood"),
+                reads,
+            },
+            range,
+        );
+        let Some(body) = n.child_by_field_name("body") else {
+            return;
+        };
+        let head = self.ensure_reachable_point(range);
+        let exit = self.join(TextRange::new(range.end, range.end));
+        let looping = matches!(keyword, "while" | "for");
+        if looping {
+            self.loops.push(LoopTarget {
+                brk: exit,
+                cont: Some(head),
+                depth: self.scopes.len(),
+            });
+        }
+        self.stmt(body);
+        if looping {
+            self.loops.pop();
+            self.jump_to(head);
+        } else {
+            self.jump_to(exit);
+        }
+        self.link(head, exit);
+        self.cur = Some(exit);
+    }
+
+    /// `MACRO(x)` without `;` followed by a block: a loop macro (`FOREACH(list, it) { … }`).
+    /// The macro runs at the head of each iteration; `break` and `continue` in the block work.
+    fn loop_macro(&mut self, call: Node, body: Node) {
+        let range = TextRange::new(call.start_byte() as u32, body.end_byte() as u32);
+        let name = call
+            .child_by_field_name("function")
+            .map(|f| text(f, self.src).to_string())
+            .unwrap_or_default();
+        self.fallback(
+            TextRange::of_node(&call),
+            format!("`{name}` without `;` before a block: lowered as a loop macro"),
+        );
+        let head = self.join(TextRange::new(range.start, range.start));
+        self.goto_node(head);
+        let exit = self.join(TextRange::new(range.end, range.end));
+        self.effect(call);
+        let test = self.ensure_reachable_point(range);
+        self.loops.push(LoopTarget {
+            brk: exit,
+            cont: Some(head),
+            depth: self.scopes.len(),
+        });
+        self.stmt(body);
+        self.loops.pop();
+        self.jump_to(head);
+        self.link(test, exit);
+        self.cur = Some(exit);
+    }
+
+    /// `GROW⏎free(p);` or `TODO⏎return(0);`: a statement macro without `;` followed by a call
+    /// or a `return`, parsed as a block-scope prototype `GROW free(p);`. Returns false for a
+    /// real prototype.
+    fn misparsed_prototype(&mut self, n: Node) -> bool {
+        let src = self.src;
+        let Some(spec) = n.child_by_field_name("type") else {
+            return false;
+        };
+        let mut c = n.walk();
+        let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+        let [fd] = decls.as_slice() else {
+            return false;
+        };
+        let fd = *fd;
+        let storage = {
+            let mut c = n.walk();
+            n.children(&mut c)
+                .any(|k| k.kind() == "storage_class_specifier")
+        };
+        // The "type" must be a name that is not a type (a macro).
+        let macro_name = spec.kind() == "type_identifier"
+            && !is_builtin_integer_typedef(text(spec, src))
+            && !self.ctx.env.typedefs.contains_key(text(spec, src))
+            && !self
+                .scopes
+                .iter()
+                .any(|s| s.typedefs.contains_key(text(spec, src)));
+        if fd.kind() != "function_declarator" || storage || !macro_name {
+            return false;
+        }
+        let Some(name_node) = fd.child_by_field_name("declarator") else {
+            return false;
+        };
+        let name = text(name_node, src).to_string();
+        let params = fd.child_by_field_name("parameters");
+        // Evidence of a statement: a keyword as the name, or an argument that is a variable
+        // in scope, a literal or not a parameter at all.
+        let mut args: Vec<Node> = Vec::new();
+        if let Some(p) = params {
+            let mut c = p.walk();
+            args = p.named_children(&mut c).collect();
+        }
+        let is_value = |b: &Self, a: &Node| match a.kind() {
+            "parameter_declaration" => {
+                a.named_child_count() == 1
+                    && a.named_child(0).is_some_and(|t| {
+                        t.kind() == "type_identifier" && b.is_variable(text(t, src))
+                    })
+            }
+            "comment" => false,
+            _ => true,
+        };
+        let keyword = name_node.kind() == "identifier" && name == "return";
+        if !keyword && !args.iter().any(|a| is_value(self, a)) {
+            return false;
+        }
+        let range = TextRange::of_node(&n);
+        self.fallback(
+            range,
+            format!(
+                "`{} {name}(…)` parsed as a prototype: lowered as the statement macro `{}` then a {}",
+                text(spec, src),
+                text(spec, src),
+                if keyword { "return" } else { "call" }
+            ),
+        );
+        if keyword {
+            let reads = params.map(|p| self.reads_in(p)).unwrap_or_default();
+            self.emit(
+                StmtKind::Opaque {
+                    reason: "return value not understood".into(),
+                    reads,
+                },
+                range,
+            );
+            if let Some(r) = self.ret {
+                let addr = self.addr_of_local(r);
+                let u = self.unknown(self.locals[r.0 as usize].ty.clone());
+                self.emit(StmtKind::Assign { addr, value: u }, range);
+            }
+            self.ensure_reachable_point(range);
+            self.scope_end_all(range);
+            self.cur = None;
+            return true;
+        }
+        let arg_values: Vec<ExprId> = args
+            .iter()
+            .filter(|a| a.kind() != "comment")
+            .map(|a| {
+                let var = (a.kind() == "parameter_declaration" && a.named_child_count() == 1)
+                    .then(|| a.named_child(0))
+                    .flatten()
+                    .filter(|t| self.is_variable(text(*t, src)));
+                match var {
+                    Some(t) => self.identifier_value(t),
+                    None => {
+                        let reads = self.reads_in(*a);
+                        if !reads.is_empty() {
+                            self.emit(
+                                StmtKind::Opaque {
+                                    reason: "argument not understood".into(),
+                                    reads,
+                                },
+                                TextRange::of_node(a),
+                            );
+                        }
+                        self.unknown(Type::Unknown)
+                    }
+                }
+            })
+            .collect();
+        let callee = if self.is_direct_callee(&name) {
+            Callee::Direct(name)
+        } else {
+            let f = self.identifier_value(name_node);
+            Callee::Indirect(f)
+        };
+        self.emit_call(callee, arg_values, None, n, range);
+        true
+    }
+
+    /// A name that denotes a variable here (a local, a static, a global).
+    fn is_variable(&self, name: &str) -> bool {
+        self.lookup(name).is_some() || self.ctx.env.globals.contains_key(name)
+    }
+
     fn local_typedef(&mut self, n: Node) {
         let src = self.src;
         let Some(spec) = n.child_by_field_name("type") else {
@@ -1166,6 +1459,9 @@ impl<'a> Builder<'a> {
     }
 
     fn local_declaration(&mut self, n: Node) {
+        if self.misparsed_prototype(n) {
+            return;
+        }
         let src = self.src;
         let Some(spec) = n.child_by_field_name("type") else {
             self.fallback(TextRange::of_node(&n), "declaration without a type");
@@ -1247,7 +1543,7 @@ impl<'a> Builder<'a> {
         }
         let locals: Vec<LocalId> = declared.iter().map(|d| d.0).collect();
         self.emit(StmtKind::ScopeBegin { locals }, TextRange::of_node(&n));
-        if has_syntax_error(n, self.src) {
+        if has_syntax_error(n) {
             // The names are declared (later statements use them); the initializers are not
             // understood: opaque, and every initialized local gets an unknown value.
             self.syntax_error(n);
@@ -1499,7 +1795,14 @@ impl<'a> Builder<'a> {
         if self.switches.is_empty() {
             self.fallback(range, "case label outside a switch");
         } else if let Some(v) = value_node {
-            let val = self.case_value(v);
+            // GNU `case 1 ... 5:` parses as `case 1` and ERROR(`... 5`): any of a range.
+            let mut c = n.walk();
+            let range_case = n.children(&mut c).any(|k| is_case_range_part(k, self.src));
+            let val = if range_case {
+                self.scalar()
+            } else {
+                self.case_value(v)
+            };
             let r = TextRange::of_node(&v);
             let chain = self.scope_chain();
             self.switches
@@ -1514,11 +1817,9 @@ impl<'a> Builder<'a> {
         let mut c = n.walk();
         let kids: Vec<Node> = n
             .named_children(&mut c)
-            .filter(|k| Some(*k) != value_node)
+            .filter(|k| Some(*k) != value_node && !is_case_range_part(*k, self.src))
             .collect();
-        for k in kids {
-            self.stmt(k);
-        }
+        self.stmt_list(&kids);
     }
 
     /// Case labels are constant expressions: no statements are emitted for them.
@@ -1558,7 +1859,7 @@ impl<'a> Builder<'a> {
 
     fn return_stmt(&mut self, n: Node) {
         let range = TextRange::of_node(&n);
-        if has_syntax_error(n, self.src) {
+        if has_syntax_error(n) {
             // The returned value is unknown, but the return itself is certain.
             self.syntax_error(n);
             if let Some(r) = self.ret {
@@ -1629,7 +1930,7 @@ impl<'a> Builder<'a> {
             self.cur = None;
             return;
         }
-        if has_syntax_error(n, self.src) {
+        if has_syntax_error(n) {
             self.syntax_error(n);
             let p = self.ensure_reachable_point(TextRange::of_node(&n));
             self.link(p, t);
@@ -1774,7 +2075,7 @@ impl<'a> Builder<'a> {
             self.too_deep_stmt(n);
             return;
         }
-        if has_syntax_error(n, self.src) {
+        if has_syntax_error(n) {
             self.syntax_error(n);
             return;
         }
@@ -1965,7 +2266,7 @@ impl<'a> Builder<'a> {
             self.emit(StmtKind::Assign { addr, value: u }, range);
             return;
         }
-        if has_syntax_error(value, self.src) {
+        if has_syntax_error(value) {
             self.syntax_error(value);
             let u = self.unknown(ty.clone());
             self.emit(StmtKind::Assign { addr, value: u }, range);
@@ -2266,7 +2567,7 @@ impl<'a> Builder<'a> {
             self.opaque_region(n);
             return self.unknown(Type::Unknown);
         }
-        if has_syntax_error(n, self.src) {
+        if has_syntax_error(n) {
             self.syntax_error(n);
             return self.unknown(Type::Unknown);
         }
@@ -2308,6 +2609,10 @@ impl<'a> Builder<'a> {
                 let Some(arg) = n.child_by_field_name("argument") else {
                     return self.unknown(Type::Unknown);
                 };
+                if op == "&" && arg.kind() == "pointer_expression" && operator(arg, src) == "&" {
+                    // GNU `&&label` (parsed as `&(&label)`): a code address, never heap.
+                    return self.expr(ExprKind::Scalar, Type::pointer_to(Type::Void));
+                }
                 if op == "&" {
                     let a = self.lvalue(arg);
                     self.mark_address_taken(a);
@@ -2530,6 +2835,11 @@ impl<'a> Builder<'a> {
             "NULL" => return self.expr(ExprKind::Int(0), Type::pointer_to(Type::Void)),
             "true" | "TRUE" => return self.int(1),
             "false" | "FALSE" => return self.int(0),
+            // A type keyword as a macro argument (`container_of(p, struct s, m)`).
+            "struct" | "union" | "enum" | "int" | "char" | "short" | "long" | "unsigned"
+            | "signed" | "float" | "double" | "void" | "const" | "volatile" => {
+                return self.scalar();
+            }
             _ => {}
         }
         match self.lookup(name) {
@@ -2746,7 +3056,7 @@ impl<'a> Builder<'a> {
             self.fallback(TextRange::of_node(&n), "expression nested too deeply");
             return self.unknown(Type::pointer_to(Type::Unknown));
         }
-        if has_syntax_error(n, self.src) {
+        if has_syntax_error(n) {
             self.syntax_error(n);
             return self.unknown(Type::pointer_to(Type::Unknown));
         }
@@ -3019,13 +3329,26 @@ impl<'a> Builder<'a> {
         let args: Vec<ExprId> = arg_nodes
             .iter()
             .map(|a| {
-                if a.kind() == "ERROR" {
+                if a.is_error() {
+                    self.fallback(TextRange::of_node(a), "argument not understood (a type?)");
                     self.unknown(Type::Unknown)
                 } else {
                     self.rvalue(*a)
                 }
             })
             .collect();
+        self.emit_call(callee, args, dest, n, range);
+    }
+
+    /// The call statement itself, its arguments evaluated: an allocation, a free, or a call.
+    fn emit_call(
+        &mut self,
+        callee: Callee,
+        args: Vec<ExprId>,
+        dest: Option<ExprId>,
+        n: Node,
+        range: TextRange,
+    ) {
         self.ensure_reachable_point(range);
         if let Callee::Direct(name) = &callee {
             if let Some(kind) = self.ctx.lib.allocators.get(name).cloned() {
@@ -3199,6 +3522,35 @@ fn last_named(n: Node) -> Option<Node> {
     }
 }
 
+/// The keyword a function definition found in a body is named after, when it is really a
+/// control statement (`else if (c) { … }` behind `#if`; `MACRO(x)⏎if (c) { … }`).
+fn misparsed_keyword<'s>(def: Node, src: &'s [u8]) -> Option<&'s str> {
+    let d = def.child_by_field_name("declarator")?;
+    if d.kind() != "function_declarator" {
+        return None;
+    }
+    let name = d.child_by_field_name("declarator")?;
+    let t = text(name, src);
+    matches!(t, "if" | "while" | "for" | "switch").then_some(t)
+}
+
+/// The ERROR of a GNU case range: `case 1 ... 5:` parses as `case 1` ERROR(`... 5`), and
+/// `case '0' ... '9':` as `case` ERROR(`'0' ...`) `'9'`. `n` is a child of a case statement.
+fn is_case_range_part(n: Node, src: &[u8]) -> bool {
+    if !n.is_error() || !text(n, src).contains("...") {
+        return false;
+    }
+    // Only before the label's `:`.
+    let mut s = n.next_sibling();
+    while let Some(x) = s {
+        if x.kind() == ":" {
+            return true;
+        }
+        s = x.next_sibling();
+    }
+    false
+}
+
 /// Whether C text defines `label` (`label:` after something that is not part of a name).
 fn defines_label(t: &[u8], label: &str) -> bool {
     let l = label.as_bytes();
@@ -3251,13 +3603,20 @@ fn scope_difference(from: &ScopeChain, to: &ScopeChain) -> (Vec<LocalId>, Vec<Lo
 
 /// Whether `n` contains an ERROR node or a missing named node (an identifier tree-sitter had to
 /// invent). A missing `;` or `)` alone is harmless: the fragment is still understood.
-fn has_syntax_error(n: Node, src: &[u8]) -> bool {
+fn has_syntax_error(n: Node) -> bool {
     if !n.has_error() {
         return false;
     }
     let mut stack = vec![n];
     let mut budget = 4096;
     while let Some(x) = stack.pop() {
+        // A macro's type argument (`va_arg(ap, char *)`, `container_of(p, struct s, m)`)
+        // parses as an ERROR in the argument list; the call is understood, the argument is
+        // unknown (see `call`).
+        let type_argument = x.is_error() && x.parent().is_some_and(|p| p.kind() == "argument_list");
+        if type_argument {
+            continue;
+        }
         if x.is_error() || (x.is_missing() && x.is_named()) {
             return true;
         }
@@ -3265,12 +3624,7 @@ fn has_syntax_error(n: Node, src: &[u8]) -> bool {
         if budget == 0 {
             return true;
         }
-        // `va_arg(ap, char *)`: the type argument parses with an ERROR, but the call is
-        // understood (see `call_value`).
-        let type_argument_macro = x.kind() == "call_expression"
-            && x.child_by_field_name("function")
-                .is_some_and(|f| matches!(text(f, src), "va_arg" | "__builtin_va_arg"));
-        if x.has_error() && !type_argument_macro {
+        if x.has_error() {
             let mut c = x.walk();
             stack.extend(x.children(&mut c));
         }

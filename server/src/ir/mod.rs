@@ -350,4 +350,6 @@ impl fmt::Display for FunctionIr {
     }
 }
 
-pub use print::{Notation, display_expr, display_stmt, write_function, write_function_with};
+pub use print::{
+    Notation, display_expr, display_place, display_stmt, write_function, write_function_with,
+};

@@ -24,6 +24,13 @@ pub fn display_expr(ir: &FunctionIr, e: ExprId, notation: Notation) -> String {
     s
 }
 
+/// The C lvalue whose address is `addr` (`*addr` written as C: `p->next`, `g`, `a[i]`).
+pub fn display_place(ir: &FunctionIr, addr: ExprId) -> String {
+    let mut s = String::new();
+    c_lvalue(ir, addr, &mut s, 0);
+    s
+}
+
 /// Rendering stops descending past this depth (the IR bounds depth already; this is a guard).
 const MAX_PRINT_DEPTH: u32 = 200;
 

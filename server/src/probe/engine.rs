@@ -8,9 +8,9 @@
 //! Contexts are the mapped facts themselves, so a callee summary is exact per entry fact.
 //! Facts are kept separated by the regions of their hit expressions (§4.8).
 
-use super::expr::{Arena, E, EKind, Sym, display};
+use super::expr::{Arena, E, EKind, MAX_FROZEN_DEPTH, Sym, display};
 use super::library::{Returns, is_noreturn, known_function};
-use super::state::{Fact, cleanup, infeasible, miss};
+use super::state::{Constraint, Fact, FactIndex, Rel, cleanup, infeasible, miss};
 use super::{
     EngineConfig, FuncId, Loc, Place, ProbeResult, ProbeSite, Program, Root, Start, Subject,
     TraceStep, Unproved, Verdict,
@@ -30,6 +30,9 @@ type SlotId = u32;
 
 /// Refutations kept for the report.
 const MAX_REFUTATIONS: usize = 5;
+/// Separated facts kept at one program point before facts with the same hit regions merge
+/// regardless of their constraints (keeps loops finite).
+const MAX_SLOTS_PER_POINT: usize = 12;
 /// Longest trace followed back (a guard; real traces are far shorter).
 const MAX_TRACE: usize = 10_000;
 
@@ -56,18 +59,14 @@ struct Slot {
     func: FuncId,
     node: NodeId,
     ctx: Ctx,
-    index: RegionSet,
+    index: FactIndex,
     fact: Fact,
     prov: Prov,
     queued: bool,
-}
-
-/// What Map removed from a fact (the caller's locals), restored by Unmap.
-#[derive(Clone, Debug, Default)]
-struct Saved {
-    s: RegionSet,
-    h: Vec<E>,
-    m: Vec<E>,
+    /// For a feasibility witness: the slot whose allocation validated the cell. A witness
+    /// carries only the constraints of that fact backward from the allocation; reaching an
+    /// entry shows the path to the allocation is feasible, and the leak is reported.
+    witness_of: Option<SlotId>,
 }
 
 #[derive(Clone, Debug)]
@@ -75,7 +74,6 @@ struct Registration {
     func: FuncId,
     node: NodeId,
     ctx: Ctx,
-    saved: Saved,
     caller_slot: Option<SlotId>,
 }
 
@@ -98,7 +96,7 @@ struct Engine<'p> {
     slots: Vec<Slot>,
     at: FxHashMap<(FuncId, NodeId, Ctx), SmallVec<[SlotId; 2]>>,
     work: VecDeque<SlotId>,
-    contexts: FxHashMap<(FuncId, Fact), Ctx>,
+    contexts: FxHashMap<(FuncId, Fact, bool), Ctx>,
     registrations: FxHashMap<(FuncId, Ctx), Vec<Registration>>,
     summaries: FxHashMap<(FuncId, Ctx), Vec<SlotId>>,
     next_ctx: Ctx,
@@ -111,6 +109,8 @@ struct Engine<'p> {
     probe_func: FuncId,
     probe_node: NodeId,
     probe_note: String,
+    /// The witness origin of the slot being processed (facts it inserts inherit it).
+    current_witness: Option<SlotId>,
 }
 
 /// Run one probe of function `func` to a verdict.
@@ -141,6 +141,7 @@ pub fn run_probe(
         probe_func: func,
         probe_node: site.node,
         probe_note: probe_note(site),
+        current_witness: None,
     };
     eng.start(func, site);
     eng.run();
@@ -192,6 +193,9 @@ impl<'p> Engine<'p> {
     }
 
     fn refute(&mut self, f: FuncId, n: NodeId, why: String) {
+        if self.current_witness.is_some() {
+            return; // a dead witness path is not a refutation of the probe
+        }
         if self.refutations.len() < MAX_REFUTATIONS && self.refuted_nodes.insert((f, n)) {
             let loc = self.loc(f, n);
             self.refutations.push(TraceStep { loc, note: why });
@@ -348,10 +352,40 @@ impl<'p> Engine<'p> {
         if e0_disjoint && miss(&mut self.a, d, target) {
             m2.push(e1);
         }
+        // Constraints transform like miss expressions (FILTER1, FILTER4, SUBST1); a constraint
+        // whose expression becomes a constant is evaluated.
+        let mut c2: SmallVec<[Constraint; 2]> = SmallVec::new();
+        for c in d.c.clone() {
+            let e = c.e;
+            if self.disjoint(e, &w) {
+                c2.push(c);
+                continue;
+            }
+            if e == e1
+                && let EKind::Deref(x) = *self.a.kind(e)
+                && self.disjoint(x, &w)
+            {
+                c2.push(c);
+                continue;
+            }
+            if self.a.contains(e, target) && self.context_disjoint(e, target, &w) {
+                let e2 = self.a.substitute(e, target, e1);
+                match *self.a.kind(e2) {
+                    EKind::Int(v) => {
+                        if !c.rel.eval(v, c.k) {
+                            return None;
+                        }
+                    }
+                    EKind::Num | EKind::Unknown => {}
+                    _ => c2.push(Constraint { e: e2, ..c }),
+                }
+            }
+        }
         let mut f = Fact {
             s: s2,
             h: h2.into_iter().collect(),
             m: m2.into_iter().collect(),
+            c: c2,
             tainted: d.tainted,
         };
         f.normalize();
@@ -371,8 +405,10 @@ impl<'p> Engine<'p> {
             return AllocResult::Contradiction;
         }
         if unaliased_hit || (miss(&mut self.a, d, target) && e0_disjoint) {
-            let z = self.zero();
-            return match self.assign(d, e0, z) {
+            // Another block (or NULL) lands in `*e0`: like the paper's `*e0 ← 0` for hits and
+            // misses, but its value is unknown to the constraints.
+            let fresh = self.a.mk(EKind::Num, &Type::Int);
+            return match self.assign(d, e0, fresh) {
                 Some(f) => AllocResult::Continue(f),
                 None => AllocResult::Contradiction,
             };
@@ -420,7 +456,24 @@ impl<'p> Engine<'p> {
                     f.m.push(l);
                 }
             }
-            _ => return Some(f),
+            _ => {}
+        }
+        let rel = Rel::from_cmp(op);
+        match (*self.a.kind(l), *self.a.kind(r)) {
+            (EKind::Int(a), EKind::Int(b)) if !rel.eval(a, b) => {
+                return None;
+            }
+            (_, EKind::Int(k)) if !matches!(self.a.kind(l), EKind::Num | EKind::Unknown) => {
+                f.c.push(Constraint { e: l, rel, k })
+            }
+            (EKind::Int(k), _) if !matches!(self.a.kind(r), EKind::Num | EKind::Unknown) => {
+                f.c.push(Constraint {
+                    e: r,
+                    rel: rel.flip(),
+                    k,
+                })
+            }
+            _ => {}
         }
         f.normalize();
         self.finish_fact(f)
@@ -442,6 +495,7 @@ impl<'p> Engine<'p> {
         }
         let mut out = d.clone();
         out.m.retain(|e| !self.mentions_locals(*e, f, &set));
+        out.c.retain(|c| !self.mentions_locals(c.e, f, &set));
         let names = &self.a.names;
         let _ = names;
         let mut drop_regions = Vec::new();
@@ -518,6 +572,8 @@ impl<'p> Engine<'p> {
         out.h = h.into_iter().filter(|e| keep(self, *e)).collect();
         let m = out.m.clone();
         out.m = m.into_iter().filter(|e| keep(self, *e)).collect();
+        let c = out.c.clone();
+        out.c = c.into_iter().filter(|c| keep(self, c.e)).collect();
         out
     }
 
@@ -612,6 +668,19 @@ impl<'p> Engine<'p> {
     // ---- the worklist ---------------------------------------------------------------------
 
     fn insert(&mut self, func: FuncId, node: NodeId, ctx: Ctx, fact: Fact, prov: Prov) {
+        let witness = self.current_witness;
+        self.insert_w(func, node, ctx, fact, prov, witness)
+    }
+
+    fn insert_w(
+        &mut self,
+        func: FuncId,
+        node: NodeId,
+        ctx: Ctx,
+        fact: Fact,
+        prov: Prov,
+        witness_of: Option<SlotId>,
+    ) {
         if self.outcome.is_some() {
             return;
         }
@@ -622,18 +691,30 @@ impl<'p> Engine<'p> {
             )));
             return;
         }
-        let index = fact.index(&mut self.a);
+        let mut index = fact.index(&mut self.a);
+        index.witness = witness_of.is_some();
         let key = (func, node, ctx);
         if let Some(ids) = self.at.get(&key) {
-            for &id in ids {
-                if self.slots[id as usize].index == index {
-                    let changed = self.slots[id as usize].fact.join(&fact);
-                    if changed && !self.slots[id as usize].queued {
-                        self.slots[id as usize].queued = true;
-                        self.work.push_back(id);
-                    }
-                    return;
+            let full = ids.len() >= MAX_SLOTS_PER_POINT;
+            let target = ids
+                .iter()
+                .copied()
+                .find(|id| self.slots[*id as usize].index == index)
+                .or_else(|| {
+                    full.then(|| {
+                        ids.iter()
+                            .copied()
+                            .find(|id| self.slots[*id as usize].index.regions == index.regions)
+                    })
+                    .flatten()
+                });
+            if let Some(id) = target {
+                let changed = self.slots[id as usize].fact.join(&fact);
+                if changed && !self.slots[id as usize].queued {
+                    self.slots[id as usize].queued = true;
+                    self.work.push_back(id);
                 }
+                return;
             }
         }
         let id = self.slots.len() as SlotId;
@@ -645,6 +726,7 @@ impl<'p> Engine<'p> {
             fact,
             prov,
             queued: true,
+            witness_of,
         });
         self.at.entry(key).or_default().push(id);
         self.work.push_back(id);
@@ -758,7 +840,70 @@ impl<'p> Engine<'p> {
         }
     }
 
-    /// Remove Info (Figure 4) and move a fact (already past M2/M3) into callee `g`'s exit.
+    /// Rename every symbol of a fact; expressions (and constraints) whose rename is `None`
+    /// are dropped, which only loses information.
+    fn rename_fact(&mut self, d: &Fact, f: &dyn Fn(Sym) -> Option<Sym>) -> Fact {
+        let mut out = Fact {
+            s: RegionSet::empty(),
+            h: SmallVec::new(),
+            m: SmallVec::new(),
+            c: SmallVec::new(),
+            tainted: d.tainted,
+        };
+        for &e in &d.h {
+            if let Some(x) = self.a.rename(e, f) {
+                out.h.push(x);
+            }
+        }
+        for &e in &d.m {
+            if let Some(x) = self.a.rename(e, f) {
+                out.m.push(x);
+            }
+        }
+        for c in &d.c {
+            if let Some(x) = self.a.rename(c.e, f) {
+                out.c.push(Constraint { e: x, ..*c });
+            }
+        }
+        out.s.all_memory = d.s.all_memory;
+        for r in d.s.iter() {
+            match r {
+                Region::Var(i) => {
+                    let path = self.a.names.var_path(i).clone();
+                    let sym = match path.root {
+                        VarRoot::Local(func, l) => Some(Sym::Local(func, l)),
+                        VarRoot::Frozen(depth, func, l) => Some(Sym::Frozen(depth, func, l)),
+                        _ => None,
+                    };
+                    let root = match sym.map(f) {
+                        None => Some(path.root.clone()),
+                        Some(None) => None,
+                        Some(Some(Sym::Local(func, l))) => Some(VarRoot::Local(func, l)),
+                        Some(Some(Sym::Frozen(depth, func, l))) => {
+                            Some(VarRoot::Frozen(depth, func, l))
+                        }
+                        Some(Some(_)) => None,
+                    };
+                    if let Some(root) = root {
+                        let r2 = self.a.names.var(crate::regions::VarPath {
+                            root,
+                            fields: path.fields.clone(),
+                        });
+                        out.s.insert(r2);
+                    }
+                }
+                other => {
+                    out.s.insert(other);
+                }
+            }
+        }
+        out.normalize();
+        out
+    }
+
+    /// Move a fact (already past M2/M3) into callee `g`'s exit. Instead of removing the
+    /// caller's locals (the paper's Remove Info), rename them to frozen symbols one frame up:
+    /// the callee cannot assign them, so everything known about them survives the call.
     #[allow(clippy::too_many_arguments)]
     fn enter_callee(
         &mut self,
@@ -772,60 +917,21 @@ impl<'p> Engine<'p> {
     ) {
         let gb = self.body(g);
         let ret = gb.ret;
-        // The caller's locals (other than the callee's ret when calling itself).
-        let is_caller_local =
-            |s: Sym| matches!(s, Sym::Local(f, l) if f == caller && !(f == g && Some(l) == ret));
-        let mut saved = Saved::default();
-        let mut mapped = Fact {
-            s: RegionSet::empty(),
-            h: SmallVec::new(),
-            m: SmallVec::new(),
-            tainted: d.tainted,
+        let shift_in = move |s: Sym| -> Option<Sym> {
+            match s {
+                Sym::Local(f, l) if f == caller && !(f == g && Some(l) == ret) => {
+                    Some(Sym::Frozen(1, f, l))
+                }
+                Sym::Frozen(depth, f, l) => {
+                    (depth < MAX_FROZEN_DEPTH).then_some(Sym::Frozen(depth + 1, f, l))
+                }
+                Sym::Shadow(_) => None,
+                other => Some(other),
+            }
         };
-        let mut outer_hit = false;
-        for &e in &d.h {
-            if self.a.mentions(e, &is_caller_local) {
-                if self.is_frame_variable(e, caller) {
-                    outer_hit = true;
-                    saved.h.push(e);
-                }
-            } else {
-                mapped.h.push(e);
-            }
-        }
-        for &e in &d.m {
-            if self.a.mentions(e, &is_caller_local) {
-                if self.is_frame_variable(e, caller) {
-                    saved.m.push(e);
-                }
-            } else {
-                mapped.m.push(e);
-            }
-        }
-        for r in d.s.iter() {
-            let local = match r {
-                Region::Var(i) => match &self.a.names.var_path(i).root {
-                    VarRoot::Local(f, l) => *f == caller && !(*f == g && Some(*l) == ret),
-                    _ => false,
-                },
-                _ => false,
-            };
-            if local {
-                saved.s.insert(r);
-            } else {
-                mapped.s.insert(r);
-            }
-        }
-        mapped.s.all_memory = d.s.all_memory;
-        if outer_hit {
-            let o = self.a.outer();
-            let od = self.a.deref(o);
-            mapped.h.push(od);
-            let p = self.a.pt(o);
-            mapped.s.union_with(&p);
-        }
+        let mut mapped = self.rename_fact(&d, &shift_in);
         mapped.normalize();
-        let key = (g, mapped.clone());
+        let key = (g, mapped.clone(), self.current_witness.is_some());
         let ctx = match self.contexts.get(&key) {
             Some(c) => *c,
             None => {
@@ -839,7 +945,6 @@ impl<'p> Engine<'p> {
             func: caller,
             node: call_node,
             ctx: caller_ctx,
-            saved,
             caller_slot,
         };
         self.registrations
@@ -862,29 +967,9 @@ impl<'p> Engine<'p> {
         }
     }
 
-    /// A hit or miss expression that only reads variables of `f`'s frame whose address is
-    /// not taken: the callee cannot change it, so Unmap may restore it.
-    fn is_frame_variable(&mut self, e: E, f: FuncId) -> bool {
-        let mut mems: SmallVec<[E; 8]> = SmallVec::new();
-        self.a.mems(e, &mut mems);
-        mems.into_iter().all(|m| match *self.a.kind(m) {
-            EKind::Deref(x) => {
-                let p = self.a.pt(x);
-                !p.all_memory
-                    && p.iter().all(|r| match r {
-                        Region::Var(i) => {
-                            matches!(self.a.names.var_path(i).root, VarRoot::Local(g, _) if g == f)
-                        }
-                        _ => false,
-                    })
-            }
-            _ => true,
-        })
-    }
-
     /// Unmap (Figure 5) a callee-entry fact to one registered call site and continue there.
     fn unmap_to(&mut self, d: &Fact, g: FuncId, entry_slot: SlotId, reg: &Registration) {
-        let Some(mut f) = self.unmap(d, g, reg.func, reg.node, Some(&reg.saved)) else {
+        let Some(mut f) = self.unmap(d, g, reg.func, reg.node, true) else {
             let why = format!(
                 "contradiction on return to the call of `{}`",
                 self.prog.function_name(g)
@@ -901,24 +986,21 @@ impl<'p> Engine<'p> {
         self.insert_preds(reg.func, reg.node, reg.ctx, f, prov);
     }
 
-    /// formal ← shadow; scope(formals); shadow ← actual; restore what Map removed.
+    /// formal ← shadow; scope(formals); (frozen caller locals back to locals); shadow ← actual.
     fn unmap(
         &mut self,
         d: &Fact,
         g: FuncId,
         caller: FuncId,
         call_node: NodeId,
-        saved: Option<&Saved>,
+        shift_out: bool,
     ) -> Option<Fact> {
         let gb = self.body(g);
         let cb = self.body(caller);
-        let (args, is_call) = match &cb.node(call_node).stmt.kind {
-            StmtKind::Call { args, .. } => (args.clone(), true),
-            _ => (vec![], false),
+        let args = match &cb.node(call_node).stmt.kind {
+            StmtKind::Call { args, .. } => args.clone(),
+            _ => return Some(d.clone()),
         };
-        if !is_call {
-            return Some(d.clone());
-        }
         let mut cur = d.clone();
         let params = gb.params.clone();
         let mut shadows = Vec::new();
@@ -929,11 +1011,33 @@ impl<'p> Engine<'p> {
                 &Type::pointer_to(ty.clone()),
             );
             shadows.push(sh);
+        }
+        // In execution order each shadow dies right after `formal ← shadow`: its region may
+        // hold the pointer there (nullification, backward).
+        for sh in &shadows {
+            let w = self.a.pt(*sh);
+            self.grow_s(&mut cur.s, &w);
+        }
+        for (i, p) in params.iter().enumerate() {
+            let sh = shadows[i];
             let pa = self.local_addr(g, *p);
             let sv = self.a.deref(sh);
             cur = self.assign(&cur, pa, sv)?;
         }
         cur = self.scope_begin(&cur, g, &params)?;
+        if shift_out {
+            let out = |s: Sym| -> Option<Sym> {
+                match s {
+                    Sym::Frozen(1, f, l) => Some(Sym::Local(f, l)),
+                    Sym::Frozen(depth, f, l) => Some(Sym::Frozen(depth - 1, f, l)),
+                    other => Some(other),
+                }
+            };
+            cur = self.rename_fact(&cur, &out);
+            if infeasible(&mut self.a, &cur) {
+                return None;
+            }
+        }
         for (i, sh) in shadows.iter().enumerate() {
             let actual = match args.get(i) {
                 Some(a) => self.tr(caller, *a),
@@ -947,18 +1051,6 @@ impl<'p> Engine<'p> {
             if cur.h.iter().any(|h| self.a.contains(*h, ae)) {
                 return None;
             }
-        }
-        if let Some(saved) = saved {
-            let o = self.a.outer();
-            let od = self.a.deref(o);
-            cur.h.retain(|e| *e != od);
-            let outer_regions = self.a.pt(o);
-            for r in outer_regions.iter() {
-                cur.s.remove(r);
-            }
-            cur.h.extend(saved.h.iter().copied());
-            cur.m.extend(saved.m.iter().copied());
-            cur.s.union_with(&saved.s);
         }
         cur.normalize();
         self.finish_fact(cur)
@@ -991,6 +1083,7 @@ impl<'p> Engine<'p> {
             (s.func, s.node, s.ctx)
         };
         let d = self.slots[id as usize].fact.clone();
+        self.current_witness = self.slots[id as usize].witness_of;
         let b = self.body(func);
         let stmt = b.node(node).stmt.kind.clone();
         let edge = Prov::Edge(id);
@@ -1015,7 +1108,37 @@ impl<'p> Engine<'p> {
                         self.refute(func, node, format!("`{t}` contradicts it"));
                     }
                     AllocResult::Continue(f) => self.insert_preds(func, node, ctx, f, edge),
+                    AllocResult::Validated if self.current_witness.is_some() => {
+                        // A witness carries no cell: allocations are plain writes for it.
+                        let fresh = self.a.mk(EKind::Num, &Type::Int);
+                        if let Some(f) = self.assign(&d, e0, fresh) {
+                            self.insert_preds(func, node, ctx, f, edge);
+                        }
+                    }
                     AllocResult::Validated => {
+                        if !d.tainted && !d.c.is_empty() {
+                            // The allocation validates the cell; check that the path to it is
+                            // feasible under the constraints gathered so far.
+                            let fresh = self.a.mk(EKind::Num, &Type::Int);
+                            let mut w = d.clone();
+                            w.h.clear();
+                            w.m.clear();
+                            w.s = RegionSet::empty();
+                            if let Some(f) = self.assign(&w, e0, fresh) {
+                                let b2 = self.body(func);
+                                for &p in &b2.node(node).preds {
+                                    self.insert_w(
+                                        func,
+                                        p,
+                                        ctx,
+                                        f.clone(),
+                                        Prov::Edge(id),
+                                        Some(id),
+                                    );
+                                }
+                            }
+                            return;
+                        }
                         if d.tainted {
                             if self.unsupported.is_none() {
                                 let loc = self.loc(func, node);
@@ -1192,6 +1315,17 @@ impl<'p> Engine<'p> {
             );
             return;
         };
+        if ctx == NONE
+            && let Some(w) = self.current_witness
+        {
+            // A feasible path leads from an entry to the validating allocation.
+            let alloc_node = self.slots[w as usize].node;
+            self.outcome = Some(Outcome::Leak {
+                slot: w,
+                alloc_node,
+            });
+            return;
+        }
         if ctx != NONE {
             self.summaries.entry((func, ctx)).or_default().push(id);
             let regs = self
@@ -1223,7 +1357,7 @@ impl<'p> Engine<'p> {
             return;
         }
         for (cf, cn) in callers {
-            let Some(g) = self.unmap(&f, func, cf, cn, None) else {
+            let Some(g) = self.unmap(&f, func, cf, cn, false) else {
                 let why = format!("contradiction at the call of `{name}`");
                 self.refute(cf, cn, why);
                 continue;

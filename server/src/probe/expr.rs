@@ -24,12 +24,17 @@ pub enum Sym {
     StringLit(FuncId, u32),
     /// The shadow of formal `i` while unmapping a call (paper Figure 5).
     Shadow(u32),
-    /// Stands for "a variable of an outer (caller) frame hits the cell": the callee cannot
-    /// write it, so the cell existed before the call.
-    Outer,
+    /// A local of a caller frame `depth` calls up, seen from inside a callee. Map renames the
+    /// caller's locals to these instead of removing them (the paper's Remove Info): the
+    /// callee cannot assign them, so facts about them stay true, and heap paths through them
+    /// are handled by the ordinary region rules. Unmap renames them back.
+    Frozen(u8, FuncId, LocalId),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Frames deeper than this are forgotten (facts about them are dropped, which is sound).
+pub const MAX_FROZEN_DEPTH: u8 = 4;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EKind {
     Int(i64),
     /// A number whose value is not tracked.
@@ -140,8 +145,45 @@ impl<'p> Arena<'p> {
         let a = self.addr_local(f, l, ty);
         self.deref(a)
     }
-    pub fn outer(&mut self) -> E {
-        self.mk(EKind::Addr(Sym::Outer), &Type::pointer_to(Type::Unknown))
+    /// Rename symbols in `e` with `f` (`None` drops the whole expression).
+    pub fn rename(&mut self, e: E, f: &dyn Fn(Sym) -> Option<Sym>) -> Option<E> {
+        let ty = self.ty(e).clone();
+        Some(match *self.kind(e) {
+            EKind::Addr(s) => {
+                let s2 = f(s)?;
+                if s2 == s {
+                    e
+                } else {
+                    self.mk(EKind::Addr(s2), &ty)
+                }
+            }
+            EKind::Deref(a) => {
+                let a2 = self.rename(a, f)?;
+                if a2 == a {
+                    e
+                } else {
+                    self.mk(EKind::Deref(a2), &ty)
+                }
+            }
+            EKind::Field(b, n) => {
+                let b2 = self.rename(b, f)?;
+                if b2 == b {
+                    e
+                } else {
+                    self.mk(EKind::Field(b2, n), &ty)
+                }
+            }
+            EKind::Bin(op, l, r) => {
+                let l2 = self.rename(l, f)?;
+                let r2 = self.rename(r, f)?;
+                if l2 == l && r2 == r {
+                    e
+                } else {
+                    self.mk(EKind::Bin(op, l2, r2), &ty)
+                }
+            }
+            _ => e,
+        })
     }
 
     /// Record a visited function's address-taken locals.
@@ -224,7 +266,7 @@ impl<'p> Arena<'p> {
             return repl;
         }
         let ty = self.ty(e).clone();
-        match self.kind(e).clone() {
+        match *self.kind(e) {
             EKind::Deref(a) => {
                 let a2 = self.substitute(a, target, repl);
                 if a2 == a {
@@ -301,6 +343,18 @@ impl<'p> Arena<'p> {
                     fields.reverse();
                     return Some((VarRoot::Local(*func, *l), fields));
                 }
+                EKind::Addr(Sym::Frozen(depth, func, l)) => {
+                    let taken = self
+                        .address_taken
+                        .get(&(*func, *l))
+                        .copied()
+                        .unwrap_or(true);
+                    if taken {
+                        return None;
+                    }
+                    fields.reverse();
+                    return Some((VarRoot::Frozen(*depth, *func, *l), fields));
+                }
                 EKind::Addr(Sym::Global(g)) => {
                     let name = self.string_of(*g);
                     if self.classes.address_taken_globals.contains(name) {
@@ -319,16 +373,9 @@ impl<'p> Arena<'p> {
     }
 
     fn compute_pt(&mut self, e: E) -> RegionSet {
-        match self.kind(e).clone() {
+        match *self.kind(e) {
             EKind::Int(_) | EKind::Num => RegionSet::empty(),
             EKind::Addr(Sym::Function(_)) | EKind::Addr(Sym::StringLit(..)) => RegionSet::empty(),
-            EKind::Addr(Sym::Outer) => {
-                let r = self.names.var(VarPath {
-                    root: VarRoot::Shadow(u32::MAX),
-                    fields: vec![],
-                });
-                RegionSet::one(r)
-            }
             EKind::Unknown => RegionSet::all_memory(),
             _ => {
                 if let Some((root, fields)) = self.var_root(e) {
@@ -338,7 +385,7 @@ impl<'p> Arena<'p> {
                 let loc_ty = self
                     .env
                     .resolve(&self.ty(e).pointee().cloned().unwrap_or_default());
-                match self.kind(e).clone() {
+                match *self.kind(e) {
                     EKind::Field(b, f) => {
                         let sty = self
                             .env
@@ -462,7 +509,7 @@ fn sym_name(a: &Arena, s: Sym, local_name: &dyn Fn(FuncId, LocalId) -> String) -
         Sym::Global(g) | Sym::Function(g) => a.string_of(g).to_string(),
         Sym::StringLit(..) => "\"…\"".into(),
         Sym::Shadow(i) => format!("<arg{i}>"),
-        Sym::Outer => "<caller's variable>".into(),
+        Sym::Frozen(_, f, l) => local_name(f, l),
     }
 }
 

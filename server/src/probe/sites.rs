@@ -256,15 +256,7 @@ fn is_array_element(ir: &FunctionIr, addr: ExprId) -> bool {
 }
 
 fn place_text(ir: &FunctionIr, addr: ExprId) -> String {
-    // `*addr` in C.
-    let deref = Expr {
-        kind: ExprKind::Deref(addr),
-        ty: ir.exprs.ty(addr).pointee().cloned().unwrap_or_default(),
-    };
-    match ir.exprs.lookup(&deref) {
-        Some(d) => display_expr(ir, d, Notation::C),
-        None => format!("*{}", display_expr(ir, addr, Notation::C)),
-    }
+    crate::ir::display_place(ir, addr)
 }
 
 fn local_addr(ir: &FunctionIr, l: LocalId) -> Option<ExprId> {

@@ -9,6 +9,11 @@ use smallvec::SmallVec;
 /// - `h`: expressions that point to it (hit set);
 /// - `m`: expressions that do not (miss set).
 ///
+/// - `c`: comparisons with constants known to hold (`prev == 0`, `n > 4096`): an extension
+///   that makes the analysis path-sensitive on nullness and flags, so that `if (c) p = malloc();
+///   … if (c) free(p);` and "`prev == NULL` means the loop never ran" are understood. They
+///   are transformed like miss expressions and refuted when they evaluate to false.
+///
 /// `tainted` records that the fact passed a statement the front end could not model; a
 /// validating allocation reached by a tainted fact is reported `unproved`, not `leak`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -16,7 +21,68 @@ pub struct Fact {
     pub s: RegionSet,
     pub h: SmallVec<[E; 4]>,
     pub m: SmallVec<[E; 4]>,
+    pub c: SmallVec<[Constraint; 2]>,
     pub tainted: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rel {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Rel {
+    pub fn from_cmp(op: crate::ir::CmpOp) -> Rel {
+        use crate::ir::CmpOp::*;
+        match op {
+            Eq => Rel::Eq,
+            Ne => Rel::Ne,
+            Lt => Rel::Lt,
+            Le => Rel::Le,
+            Gt => Rel::Gt,
+            Ge => Rel::Ge,
+        }
+    }
+    /// `k rel e` as `e rel' k`.
+    pub fn flip(self) -> Rel {
+        match self {
+            Rel::Lt => Rel::Gt,
+            Rel::Le => Rel::Ge,
+            Rel::Gt => Rel::Lt,
+            Rel::Ge => Rel::Le,
+            r => r,
+        }
+    }
+    pub fn eval(self, v: i64, k: i64) -> bool {
+        match self {
+            Rel::Eq => v == k,
+            Rel::Ne => v != k,
+            Rel::Lt => v < k,
+            Rel::Le => v <= k,
+            Rel::Gt => v > k,
+            Rel::Ge => v >= k,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FactIndex {
+    pub regions: RegionSet,
+    pub vars: SmallVec<[Constraint; 2]>,
+    /// A feasibility witness (see the engine), never merged with a fact about the cell.
+    pub witness: bool,
+}
+
+/// `e rel k`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Constraint {
+    pub e: E,
+    pub rel: Rel,
+    pub k: i64,
 }
 
 impl Fact {
@@ -29,6 +95,7 @@ impl Fact {
             s,
             h: h.into_iter().collect(),
             m: m.into_iter().collect(),
+            c: SmallVec::new(),
             tainted: false,
         };
         f.normalize();
@@ -40,6 +107,8 @@ impl Fact {
         self.h.dedup();
         self.m.sort_unstable();
         self.m.dedup();
+        self.c.sort_unstable();
+        self.c.dedup();
     }
 
     pub fn hits(&self, e: E) -> bool {
@@ -56,7 +125,9 @@ impl Fact {
         self.h.retain(|e| other.h.binary_search(e).is_ok());
         let m0 = self.m.len();
         self.m.retain(|e| other.m.binary_search(e).is_ok());
-        changed |= self.h.len() != h0 || self.m.len() != m0;
+        let c0 = self.c.len();
+        self.c.retain(|c| other.c.binary_search(c).is_ok());
+        changed |= self.h.len() != h0 || self.m.len() != m0 || self.c.len() != c0;
         if other.tainted && !self.tainted {
             self.tainted = true;
             changed = true;
@@ -64,23 +135,37 @@ impl Fact {
         changed
     }
 
-    /// The index of the separated abstraction (§4.8): the regions holding hit expressions.
-    pub fn index(&self, a: &mut Arena) -> RegionSet {
-        let mut idx = RegionSet::empty();
+    /// The index of the separated abstraction (§4.8): the regions holding hit expressions,
+    /// refined by the constraints on plain variables, so that paths that took different
+    /// branches on a variable (`prev == NULL` or not) are not merged.
+    pub fn index(&self, a: &mut Arena) -> FactIndex {
+        let mut regions = RegionSet::empty();
         for &e in &self.h {
             if let EKind::Deref(x) = *a.kind(e) {
                 let p = a.pt(x);
-                idx.union_with(&p);
+                regions.union_with(&p);
             }
         }
-        idx
+        let vars = self
+            .c
+            .iter()
+            .filter(
+                |c| matches!(a.kind(c.e), EKind::Deref(x) if matches!(a.kind(*x), EKind::Addr(_))),
+            )
+            .copied()
+            .collect();
+        FactIndex {
+            regions,
+            vars,
+            witness: false,
+        }
     }
 }
 
 /// `ImplicitMiss(e, d)` of Figure 2, plus the type-safety reading of the paper's language: a
 /// value of integer type never references the cell.
 pub fn implicit_miss(a: &mut Arena, e: E, s: &RegionSet) -> bool {
-    match a.kind(e).clone() {
+    match *a.kind(e) {
         EKind::Int(_) | EKind::Num | EKind::Addr(_) => true,
         EKind::Deref(x) => {
             if invalid(a, x) {
@@ -119,10 +204,63 @@ pub fn miss(a: &mut Arena, f: &Fact, e: E) -> bool {
     f.in_miss_set(e) || implicit_miss(a, e, &f.s)
 }
 
-/// `Infeasible(d)`: some expression both hits and misses — a contradiction.
+/// `Infeasible(d)`: some expression both hits and misses, or the constraints cannot all hold —
+/// a contradiction.
 pub fn infeasible(a: &mut Arena, f: &Fact) -> bool {
     let h = f.h.clone();
-    h.into_iter().any(|e| miss(a, f, e))
+    h.into_iter().any(|e| miss(a, f, e)) || constraints_unsat(a, f)
+}
+
+/// Whether the constraints on some expression cannot hold together (integer intervals,
+/// equalities and disequalities; a hit expression is a non-null pointer).
+fn constraints_unsat(a: &Arena, f: &Fact) -> bool {
+    let mut i = 0;
+    while i < f.c.len() {
+        let e = f.c[i].e;
+        let (mut lo, mut hi) = (i64::MIN, i64::MAX);
+        let mut eq: Option<i64> = None;
+        let mut ne: SmallVec<[i64; 4]> = SmallVec::new();
+        if f.hits(e) || matches!(a.kind(e), EKind::Addr(_)) {
+            ne.push(0);
+        }
+        if let EKind::Int(v) = a.kind(e) {
+            // A constant compared with a constant: just evaluate.
+            for c in f.c.iter().filter(|c| c.e == e) {
+                if !c.rel.eval(*v, c.k) {
+                    return true;
+                }
+            }
+        }
+        while i < f.c.len() && f.c[i].e == e {
+            let c = f.c[i];
+            match c.rel {
+                Rel::Eq => {
+                    if eq.is_some_and(|x| x != c.k) {
+                        return true;
+                    }
+                    eq = Some(c.k);
+                }
+                Rel::Ne => ne.push(c.k),
+                Rel::Lt => hi = hi.min(c.k.saturating_sub(1)),
+                Rel::Le => hi = hi.min(c.k),
+                Rel::Gt => lo = lo.max(c.k.saturating_add(1)),
+                Rel::Ge => lo = lo.max(c.k),
+            }
+            i += 1;
+        }
+        if lo > hi {
+            return true;
+        }
+        if let Some(v) = eq
+            && (v < lo || v > hi || ne.contains(&v))
+        {
+            return true;
+        }
+        if lo == hi && ne.contains(&lo) {
+            return true;
+        }
+    }
+    false
 }
 
 /// `Cleanup(d)` of Figure 2, plus the §4.8 strong update for variable regions: a variable's

@@ -136,6 +136,67 @@ pub fn parse(text: &str, old: Option<&tree_sitter::Tree>) -> tree_sitter::Tree {
         .expect("a fresh parser without timeout or cancellation parses the empty string")
 }
 
+/// The text with every comment replaced by spaces (newlines kept), so that byte offsets and
+/// lines are unchanged. The lowering parses this: a comment can then never stand where a
+/// statement or an expression is expected (tree-sitter makes comments named children anywhere,
+/// e.g. between `else` and its statement).
+pub fn blank_comments(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("//") && !text.contains("/*") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' | b'\'' => {
+                // Skip a string or character literal (escapes included; a newline ends it).
+                let q = b[i];
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    // A backslash-newline continues a `//` comment.
+                    if b[i] == b'\\' && b.get(i + 1) == Some(&b'\n') {
+                        out[i] = b' ';
+                        i += 2;
+                        continue;
+                    }
+                    out[i] = b' ';
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let mut j = i;
+                while j < b.len() && !(j >= i + 3 && b[j - 1] == b'*' && b[j] == b'/') {
+                    if b[j] != b'\n' {
+                        out[j] = b' ';
+                    }
+                    j += 1;
+                }
+                if j < b.len() {
+                    out[j] = b' ';
+                }
+                i = j + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    // Every byte of a comment (multi-byte characters included) became a space, so the result
+    // is valid UTF-8; fall back to a lossy decode rather than panic if that ever fails.
+    std::borrow::Cow::Owned(
+        String::from_utf8(out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    )
+}
+
 /// Turns a file's bytes into text. Valid UTF-8 is kept as is (including a BOM); anything else is
 /// decoded lossily so that one bad byte does not hide a whole file from the analysis.
 /// Returns the text and whether any byte was invalid, so callers can warn.

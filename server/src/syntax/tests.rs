@@ -520,3 +520,38 @@ fn parse_is_incremental_with_an_edited_tree() {
     );
     assert_eq!(c_language().abi_version(), new.language().abi_version());
 }
+
+#[test]
+fn blank_comments_keeps_offsets_and_code() {
+    use super::blank_comments;
+    let src =
+        "int a; // x\nchar *s = \"/* no */\"; /* c\n é */ int b; /*/ still */ c = '/'; x /**/ y";
+    let out = blank_comments(src);
+    assert_eq!(out.len(), src.len());
+    assert_eq!(out.matches('\n').count(), src.matches('\n').count());
+    assert!(out.contains("\"/* no */\""), "{out}");
+    assert!(out.contains("int b;"));
+    assert!(!out.contains("still"));
+    assert!(out.contains("c = '/';"));
+    assert!(out.contains("x      y"));
+    assert!(!out.contains("// x"));
+    // Unterminated comment and lone slashes do not panic.
+    assert_eq!(blank_comments("a /* b").len(), 6);
+    assert_eq!(blank_comments("/").as_ref(), "/");
+}
+
+#[test]
+fn else_followed_by_a_comment_keeps_its_statement() {
+    let src =
+        "void f(int **p, int *q) {\n  if (q) *p = 0;\n  else\n    /* why */\n    *p = q;\n}\n";
+    let tree = super::parse(src, None);
+    let items = crate::ir::collect_items(&tree, src);
+    let lib = crate::ir::LibraryModel::standard();
+    let ctx = crate::ir::LowerContext {
+        env: &items.env,
+        lib: &lib,
+    };
+    let ir = crate::ir::lower_function(&items.functions[0].source, &ctx);
+    let text = ir.to_string();
+    assert!(text.contains("*p = q"), "{text}");
+}

@@ -1,0 +1,287 @@
+//! Runs every fixture under test-fixtures/ and compares reductio's verdicts with the
+//! expectations written in the C files (convention: test-fixtures/README.md). Each file is its
+//! own workspace. Prints a per-fixture line, a per-category score and the Figure 6 table.
+//!
+//! Fixtures that do not pass yet are listed, with the reason, in
+//! test-fixtures/known-failures.txt. The test fails when a fixture outside that list fails, and
+//! when a listed fixture passes (so the list is always the truth).
+
+use reductio::config::Config;
+use reductio::db::{self, Database, Db, Finding, VerdictKind};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Debug, Clone)]
+struct Expect {
+    line: u32,
+    verdict: VerdictKind,
+    /// Variable for leaks, reason for unproved.
+    what: String,
+}
+
+struct Outcome {
+    name: String,
+    category: String,
+    probes: usize,
+    proved: usize,
+    leaks: usize,
+    unproved: usize,
+    problems: Vec<String>,
+}
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("test-fixtures")
+}
+
+fn parse_expectations(text: &str) -> (bool, Vec<Expect>) {
+    let strict = text.lines().take(5).any(|l| l.trim() == "// mode: strict");
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some(pos) = line.find("// expect:") else {
+            continue;
+        };
+        for part in line[pos + "// expect:".len()..].split(';') {
+            let mut words = part.split_whitespace();
+            let verdict = match words.next() {
+                Some("leak") => VerdictKind::Leak,
+                Some("unproved") => VerdictKind::Unproved,
+                Some("proved") => VerdictKind::Proved,
+                _ => continue,
+            };
+            out.push(Expect {
+                line: i as u32 + 1,
+                verdict,
+                what: words.collect::<Vec<_>>().join(" "),
+            });
+        }
+    }
+    (strict, out)
+}
+
+fn analyse(path: &Path) -> Vec<Arc<Finding>> {
+    let text = std::fs::read_to_string(path).expect("fixture readable");
+    let mut database = Database::new(Config::default());
+    let file = database.add_file(path.to_path_buf(), text);
+    let db: &dyn Db = &database;
+    db::file_findings(db, file).as_ref().clone()
+}
+
+fn variable_matches(expected: &str, found: &str) -> bool {
+    if expected.is_empty() || expected == found {
+        return true;
+    }
+    // `strdup()` names an ignored result; the finding names the call (`strdup(name)`).
+    if let Some(callee) = expected.strip_suffix("()") {
+        return found.starts_with(&format!("{callee}(")) || found == callee;
+    }
+    false
+}
+
+fn check_fixture(path: &Path, category: &str) -> Outcome {
+    let text = std::fs::read_to_string(path).expect("fixture readable");
+    let (strict, expects) = parse_expectations(&text);
+    let findings = analyse(path);
+    let name = format!(
+        "{category}/{}",
+        path.file_stem().unwrap_or_default().to_string_lossy()
+    );
+    let mut used = vec![false; findings.len()];
+    let mut problems = Vec::new();
+    for e in &expects {
+        let hit = findings.iter().enumerate().position(|(i, f)| {
+            !used[i]
+                && f.loc.line <= e.line
+                && e.line <= f.loc.end_line
+                && f.verdict == e.verdict
+                && match e.verdict {
+                    VerdictKind::Leak => variable_matches(&e.what, &f.variable),
+                    VerdictKind::Unproved => {
+                        e.what.is_empty() || f.reason.as_deref() == Some(e.what.as_str())
+                    }
+                    VerdictKind::Proved => true,
+                }
+        });
+        match hit {
+            Some(i) => used[i] = true,
+            None => {
+                let found: Vec<String> = findings
+                    .iter()
+                    .filter(|f| f.loc.line <= e.line && e.line <= f.loc.end_line)
+                    .map(|f| format!("{} `{}`", f.verdict.as_str(), f.variable))
+                    .collect();
+                problems.push(format!(
+                    "line {}: expected {} {} — found [{}]",
+                    e.line,
+                    e.verdict.as_str(),
+                    e.what,
+                    found.join(", ")
+                ));
+            }
+        }
+    }
+    for (i, f) in findings.iter().enumerate() {
+        if used[i] {
+            continue;
+        }
+        let bad = match f.verdict {
+            VerdictKind::Leak => true,
+            VerdictKind::Unproved => strict,
+            VerdictKind::Proved => false,
+        };
+        if bad {
+            problems.push(format!(
+                "line {}: unexpected {} `{}` ({}): {}",
+                f.loc.line,
+                f.verdict.as_str(),
+                f.variable,
+                f.probe.as_str(),
+                f.message
+            ));
+        }
+    }
+    Outcome {
+        name,
+        category: category.to_string(),
+        probes: findings.len(),
+        proved: findings
+            .iter()
+            .filter(|f| f.verdict == VerdictKind::Proved)
+            .count(),
+        leaks: findings
+            .iter()
+            .filter(|f| f.verdict == VerdictKind::Leak)
+            .count(),
+        unproved: findings
+            .iter()
+            .filter(|f| f.verdict == VerdictKind::Unproved)
+            .count(),
+        problems,
+    }
+}
+
+fn known_failures() -> BTreeMap<String, String> {
+    let path = fixtures_dir().join("known-failures.txt");
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|l| match l.split_once(' ') {
+            Some((n, why)) => (n.trim().to_string(), why.trim().to_string()),
+            None => (l.trim().to_string(), String::new()),
+        })
+        .collect()
+}
+
+/// The paper's Figure 6: probes total and warnings for each routine.
+const FIGURE_6: &[(&str, u32, &str)] = &[
+    ("si-create", 5, "0/0"),
+    ("si-delete", 11, "0/0"),
+    ("si-insert", 13, "1/0"),
+    ("si-reverse", 9, "0/0"),
+    ("si-rotate", 6, "1/1"),
+    ("si-merge", 16, "0/0"),
+    ("sr-append", 11, "0/0"),
+    ("sr-insert", 11, "2/0"),
+    ("sr-reverse", 11, "0/0"),
+    ("sr-rev-leak", 13, "1/1"),
+    ("di-delete", 9, "2/2"),
+    ("di-prepend", 7, "1/1"),
+    ("di-reverse", 7, "0/0"),
+    ("di-merge", 19, "0/0"),
+    ("avl-rotate", 6, "0/0"),
+    ("avl-balance", 6, "1/0"),
+    ("avl-insert", 31, "2/0"),
+    ("dsw-list", 14, "0/0"),
+    ("dsw-tree", 18, "1/0"),
+];
+
+#[test]
+fn fixtures_match_their_expectations() {
+    let root = fixtures_dir();
+    let mut outcomes = Vec::new();
+    let mut categories: Vec<String> = std::fs::read_dir(&root)
+        .expect("test-fixtures exists")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    categories.sort();
+    for cat in &categories {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(cat))
+            .expect("category dir")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("c"))
+            .collect();
+        files.sort();
+        for f in files {
+            outcomes.push(check_fixture(&f, cat));
+        }
+    }
+    assert!(
+        !outcomes.is_empty(),
+        "no fixtures found under {}",
+        root.display()
+    );
+
+    let known = known_failures();
+    let mut report = String::new();
+    let mut unexpected_failures = Vec::new();
+    let mut unexpected_passes = Vec::new();
+    for o in &outcomes {
+        let pass = o.problems.is_empty();
+        let status = match (pass, known.contains_key(&o.name)) {
+            (true, false) => "pass",
+            (true, true) => {
+                unexpected_passes.push(o.name.clone());
+                "PASS (listed as a known failure)"
+            }
+            (false, true) => "known failure",
+            (false, false) => {
+                unexpected_failures.push(o.name.clone());
+                "FAIL"
+            }
+        };
+        report.push_str(&format!(
+            "{:<36} {:<14} probes {:>3}  proved {:>3}  leak {:>2}  unproved {:>2}\n",
+            o.name, status, o.probes, o.proved, o.leaks, o.unproved
+        ));
+        for p in &o.problems {
+            report.push_str(&format!("    {p}\n"));
+        }
+    }
+    report.push_str("\nscore per category:\n");
+    for cat in &categories {
+        let of: Vec<&Outcome> = outcomes.iter().filter(|o| &o.category == cat).collect();
+        let passed = of.iter().filter(|o| o.problems.is_empty()).count();
+        let probes: usize = of.iter().map(|o| o.probes).sum();
+        let unproved: usize = of.iter().map(|o| o.unproved).sum();
+        report.push_str(&format!(
+            "  {cat:<10} {passed}/{} fixtures pass; {probes} probes, {unproved} unproved\n",
+            of.len()
+        ));
+    }
+    report.push_str("\nFigure 6 beside reductio (paper probes, paper warn/leak | probes, proved, leak, unproved):\n");
+    for (name, probes, warn) in FIGURE_6 {
+        if let Some(o) = outcomes.iter().find(|o| o.name == format!("paper/{name}")) {
+            report.push_str(&format!(
+                "  {name:<12} {probes:>3} {warn:>5} | {:>3} {:>3} {:>3} {:>3}\n",
+                o.probes, o.proved, o.leaks, o.unproved
+            ));
+        }
+    }
+    println!("{report}");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-report.txt");
+    let _ = std::fs::write(&out, &report);
+    let stale: BTreeSet<&String> = known
+        .keys()
+        .filter(|k| !outcomes.iter().any(|o| &o.name == *k))
+        .collect();
+    assert!(
+        unexpected_failures.is_empty() && unexpected_passes.is_empty() && stale.is_empty(),
+        "fixtures failing that are not known failures: {unexpected_failures:?}; \
+         known failures that now pass (remove them from known-failures.txt): \
+         {unexpected_passes:?}; unknown names in known-failures.txt: {stale:?}"
+    );
+}
