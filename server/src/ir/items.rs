@@ -245,29 +245,35 @@ impl<'a> Collector<'a> {
     /// nested functions are collected too.) A definition named `if`/`while`/… is a misparsed
     /// statement, lowered with its function.
     fn nested_functions(&mut self, body: Node) {
-        let mut stack = vec![(body, 0u32)];
+        // Depth-first in source order: (node, depth) to visit.
+        let mut cursor = body.walk();
+        let mut stack: Vec<(Node, u32)> = body
+            .named_children(&mut cursor)
+            .map(|k| (k, 1))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
         let mut budget = 100_000;
-        while let Some((n, depth)) = stack.pop() {
+        while let Some((k, depth)) = stack.pop() {
             budget -= 1;
             if budget == 0 || depth > MAX_ITEM_DEPTH {
                 return;
             }
-            let mut cursor = n.walk();
-            let kids: Vec<Node> = n.named_children(&mut cursor).collect();
-            for k in kids.into_iter().rev() {
-                let misparsed = k.kind() == "function_definition"
-                    && k.child_by_field_name("declarator")
-                        .filter(|d| d.kind() == "function_declarator")
-                        .and_then(|d| d.child_by_field_name("declarator"))
-                        .is_some_and(|name| {
-                            matches!(text(name, self.src), "if" | "while" | "for" | "switch")
-                        });
-                if k.kind() == "function_definition" && !misparsed {
-                    // Its own body is searched when it is collected.
-                    self.function(k, None);
-                } else if is_statement_container(k.kind()) || misparsed {
-                    stack.push((k, depth + 1));
-                }
+            let misparsed = k.kind() == "function_definition"
+                && k.child_by_field_name("declarator")
+                    .filter(|d| d.kind() == "function_declarator")
+                    .and_then(|d| d.child_by_field_name("declarator"))
+                    .is_some_and(|name| {
+                        matches!(text(name, self.src), "if" | "while" | "for" | "switch")
+                    });
+            if k.kind() == "function_definition" && !misparsed {
+                // Its own body is searched when it is collected.
+                self.function(k, None);
+            } else if is_statement_container(k.kind()) || misparsed {
+                let mut cursor = k.walk();
+                let kids: Vec<Node> = k.named_children(&mut cursor).collect();
+                stack.extend(kids.into_iter().rev().map(|c| (c, depth + 1)));
             }
         }
     }
@@ -504,7 +510,7 @@ pub(crate) fn char_literal_value(t: &str) -> Option<i64> {
 fn is_statement_container(kind: &str) -> bool {
     kind.ends_with("_statement")
         || kind.starts_with("preproc_")
-        || matches!(kind, "else_clause" | "ERROR" | "function_definition")
+        || matches!(kind, "else_clause" | "ERROR")
 }
 
 fn is_if_zero(node: Node, src: &[u8]) -> bool {

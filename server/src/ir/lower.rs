@@ -1253,7 +1253,11 @@ impl<'a> Builder<'a> {
             .child_by_field_name("declarator")
             .and_then(|d| d.child_by_field_name("parameters"))
         {
-            reads.extend(self.reads_in(params));
+            for r in self.reads_in(params) {
+                if !reads.contains(&r) {
+                    reads.push(r);
+                }
+            }
         }
         self.emit(
             StmtKind::Opaque {
@@ -3433,11 +3437,28 @@ impl<'a> Builder<'a> {
                 let join = self.join(TextRange::new(range.end, range.end));
                 self.emit(StmtKind::Alloc { addr: out, site }, range);
                 if let Some(d) = dest {
-                    let v = match success {
-                        Some(s) => self.int(s),
-                        None => self.scalar(),
-                    };
-                    self.emit(StmtKind::Assign { addr: d, value: v }, range);
+                    match success {
+                        Some(s) => {
+                            let v = self.int(s);
+                            self.emit(StmtKind::Assign { addr: d, value: v }, range);
+                        }
+                        None => {
+                            // A count we do not track, but never negative: say so, so that
+                            // `if (asprintf(...) < 0)` separates the two outcomes.
+                            let v = self.scalar();
+                            self.emit(StmtKind::Assign { addr: d, value: v }, range);
+                            let result = self.deref(d);
+                            let zero = self.int(0);
+                            self.emit(
+                                StmtKind::Cond {
+                                    lhs: result,
+                                    op: CmpOp::Ge,
+                                    rhs: zero,
+                                },
+                                range,
+                            );
+                        }
+                    }
                 }
                 self.jump_to(join);
                 self.cur = Some(from);

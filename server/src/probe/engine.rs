@@ -1086,6 +1086,21 @@ impl<'p> Engine<'p> {
         self.current_witness = self.slots[id as usize].witness_of;
         let b = self.body(func);
         let stmt = b.node(node).stmt.kind.clone();
+        if trace_enabled() {
+            let text = display_stmt(&b, &stmt, Notation::C);
+            eprintln!(
+                "[{} n{} ctx{}{}] {text}\n    {}",
+                self.prog.function_name(func),
+                node.0,
+                ctx,
+                if self.current_witness.is_some() {
+                    " witness"
+                } else {
+                    ""
+                },
+                self.show_fact(&d)
+            );
+        }
         let edge = Prov::Edge(id);
         match stmt {
             StmtKind::Enter => self.at_entry(id, func, node, ctx, &d, &b),
@@ -1376,6 +1391,32 @@ impl<'p> Engine<'p> {
         }
     }
 
+    fn show_fact(&self, f: &Fact) -> String {
+        let list = |v: &[E]| {
+            v.iter()
+                .map(|e| self.show(*e))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let s: Vec<String> =
+            f.s.iter()
+                .map(|r| crate::regions::RegionDisplay(&self.a.names, r).to_string())
+                .collect();
+        let c: Vec<String> =
+            f.c.iter()
+                .map(|c| format!("{} {:?} {}", self.show(c.e), c.rel, c.k))
+                .collect();
+        format!(
+            "S={{{}{}}} H={{{}}} M={{{}}} C={{{}}}{}",
+            s.join(", "),
+            if f.s.all_memory { ", *" } else { "" },
+            list(&f.h),
+            list(&f.m),
+            c.join(", "),
+            if f.tainted { " tainted" } else { "" }
+        )
+    }
+
     fn describe_input(&mut self, f: &Fact) -> String {
         let hits: Vec<String> = f.h.iter().map(|e| format!("`{}`", self.show(*e))).collect();
         if hits.is_empty() {
@@ -1545,6 +1586,12 @@ fn cond_text(b: &FunctionIr, lhs: crate::ir::ExprId, op: CmpOp, rhs: crate::ir::
         r
     };
     format!("{l} {} {r}", op.symbol())
+}
+
+/// `REDUCTIO_TRACE=1` prints every worklist step to stderr (for developing the analysis).
+fn trace_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("REDUCTIO_TRACE").is_some_and(|v| v == "1"))
 }
 
 fn dedup_trace(trace: &mut Vec<TraceStep>) {
