@@ -23,6 +23,12 @@
 //!   `Unknown`), and nesting deeper than [`MAX_DEPTH`]. A `goto` to a label that does not exist
 //!   is opaque, then returns; a computed `goto *p` is opaque, then may reach every label.
 //!   Never a panic, never silent deletion.
+//! - Macro misparses from real code are repaired conservatively: `M(x)` without `;` before a
+//!   block is a loop macro (the block may run any number of times, `break` leaves it); `M⏎f(x);`
+//!   (parsed as a prototype) is `f(x)`; a definition named `if`/`while`/`for`/`switch` in a
+//!   body (`#if`-split `else if`, `M(x)⏎if (c) {…}`) is that statement with an opaque
+//!   condition; a real nested definition is not part of the body (items collects it). GNU
+//!   case ranges match an unknown value.
 //! - Nodes are numbered in reverse postorder from the entry (roughly source order), then
 //!   unreachable code, then the exit.
 
