@@ -24,6 +24,9 @@ pub struct Config {
     pub exclude: Vec<String>,
     pub check_on: CheckOn,
     pub budget: Budget,
+    /// Testing only (not read from files): run the worklist in the other order.
+    #[serde(skip)]
+    pub worklist_lifo: bool,
 }
 
 impl Default for Config {
@@ -35,6 +38,7 @@ impl Default for Config {
             exclude: vec![],
             check_on: CheckOn::Save,
             budget: Budget::default(),
+            worklist_lifo: false,
         }
     }
 }

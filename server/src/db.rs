@@ -521,6 +521,7 @@ pub fn probe_verdict<'db>(db: &'db dyn Db, f: Function<'db>, index: u32) -> Arc<
         max_transfers: c.budget.transfers,
         max_regions: c.budget.regions,
         unknown_calls_escape: c.unknown_calls_escape,
+        lifo: c.worklist_lifo,
     };
     // A bug in the engine must cost one verdict, not the session.
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -637,10 +638,13 @@ fn make_finding(
                     program.funcs[*function as usize].name(db)
                 ),
                 Unproved::Budget { what } => format!("unproved: probe abandoned ({what})"),
-                Unproved::Unsupported { what, .. } => format!("unproved: {what}"),
+                Unproved::Unsupported { what, .. } | Unproved::Imprecise { what, .. } => {
+                    format!("unproved: {what}")
+                }
             };
             let steps = match u {
-                Unproved::Unsupported { at: Some(l), what } => vec![Step {
+                Unproved::Unsupported { at: Some(l), what }
+                | Unproved::Imprecise { at: Some(l), what } => vec![Step {
                     loc: to_loc(l),
                     note: what.clone(),
                 }],
@@ -679,6 +683,65 @@ pub fn file_findings(db: &dyn Db, file: SourceFile) -> Arc<Vec<Arc<Finding>>> {
         }
     }
     Arc::new(out)
+}
+
+// ---- for the language server -----------------------------------------------------------
+
+impl Database {
+    /// Like [`Database::new`], but the log (see [`Database::enable_log`]) also records every
+    /// salsa query execution as `execute <query>(<key>)`. The language-server tests count the
+    /// `probe_verdict` executions an edit causes with it.
+    pub fn with_execution_log(config: Config) -> Self {
+        Self::with_execution_hook(config, |_| {})
+    }
+
+    /// [`Database::with_execution_log`], and `hook` sees each entry before the query runs
+    /// (tests inject faults with it: a hook that panics makes that query panic).
+    pub fn with_execution_hook(
+        config: Config,
+        hook: impl Fn(&str) + Send + Sync + 'static,
+    ) -> Self {
+        let log: Arc<Mutex<Option<Vec<String>>>> = Arc::new(Mutex::new(None));
+        let sink = log.clone();
+        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                let entry = format!("execute {database_key:?}");
+                if let Ok(mut log) = sink.lock()
+                    && let Some(log) = log.as_mut()
+                {
+                    log.push(entry.clone());
+                }
+                hook(&entry);
+            }
+        })));
+        let mut db = Database {
+            storage,
+            workspace: None,
+            settings: None,
+            log,
+        };
+        db.workspace = Some(Workspace::new(&db, vec![]));
+        db.settings = Some(Settings::new(&db, config));
+        db
+    }
+
+    /// Take a file out of the workspace (deleted on disk, or closed in the editor and not part
+    /// of any workspace folder). Returns whether it was there.
+    pub fn remove_file(&mut self, path: &std::path::Path) -> bool {
+        use salsa::Setter;
+        let ws = self.workspace();
+        let files = ws.files(self).clone();
+        let kept: Vec<SourceFile> = files
+            .iter()
+            .copied()
+            .filter(|f| f.path(self).as_path() != path)
+            .collect();
+        if kept.len() == files.len() {
+            return false;
+        }
+        ws.set_files(self).to(kept);
+        true
+    }
 }
 
 #[cfg(test)]

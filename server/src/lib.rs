@@ -6,6 +6,7 @@ pub mod config;
 pub mod db;
 pub mod files;
 pub mod ir;
+pub mod lsp;
 pub mod probe;
 pub mod regions;
 pub mod report;

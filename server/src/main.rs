@@ -112,8 +112,25 @@ fn main() -> ExitCode {
             }
         },
         Command::Serve => {
-            eprintln!("reductio: the language server is not part of this build yet");
-            ExitCode::from(2)
+            // Handlers run on the runtime; analysis runs on the server's own thread pool.
+            let runtime = match tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    eprintln!("reductio: cannot start the async runtime: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let clean = runtime.block_on(reductio::lsp::serve_stdio());
+            // Analysis jobs still running are abandoned: the client is gone.
+            runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+            if clean {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
         }
     }
 }

@@ -62,8 +62,12 @@ fn parse_expectations(text: &str) -> (bool, Vec<Expect>) {
 }
 
 fn analyse(path: &Path) -> Vec<Arc<Finding>> {
+    analyse_with(path, Config::default())
+}
+
+fn analyse_with(path: &Path, config: Config) -> Vec<Arc<Finding>> {
     let text = std::fs::read_to_string(path).expect("fixture readable");
-    let mut database = Database::new(Config::default());
+    let mut database = Database::new(config);
     let file = database.add_file(path.to_path_buf(), text);
     let db: &dyn Db = &database;
     db::file_findings(db, file).as_ref().clone()
@@ -284,4 +288,58 @@ fn fixtures_match_their_expectations() {
          known failures that now pass (remove them from known-failures.txt): \
          {unexpected_passes:?}; unknown names in known-failures.txt: {stale:?}"
     );
+}
+
+/// The worklist order must not turn a proof into a leak or back: run every fixture FIFO and
+/// LIFO. (An `unproved` on one side is allowed: the budget may run out at different points.)
+#[test]
+fn verdicts_do_not_depend_on_worklist_order() {
+    let root = fixtures_dir();
+    let mut differences = Vec::new();
+    for cat in ["paper", "idioms"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(cat))
+            .expect("category dir")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("c"))
+            .collect();
+        files.sort();
+        for f in files {
+            let fifo = analyse(&f);
+            let lifo = analyse_with(
+                &f,
+                Config {
+                    worklist_lifo: true,
+                    ..Config::default()
+                },
+            );
+            for (a, b) in fifo.iter().zip(lifo.iter()) {
+                let conflict = matches!(
+                    (a.verdict, b.verdict),
+                    (VerdictKind::Proved, VerdictKind::Leak)
+                        | (VerdictKind::Leak, VerdictKind::Proved)
+                );
+                if a.verdict != b.verdict {
+                    println!(
+                        "order difference {}:{} `{}`: {} vs {}",
+                        f.display(),
+                        a.loc.line,
+                        a.variable,
+                        a.verdict.as_str(),
+                        b.verdict.as_str()
+                    );
+                }
+                if conflict {
+                    differences.push(format!(
+                        "{}:{} `{}`: {} (FIFO) vs {} (LIFO)",
+                        f.display(),
+                        a.loc.line,
+                        a.variable,
+                        a.verdict.as_str(),
+                        b.verdict.as_str()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
 }

@@ -84,7 +84,12 @@ enum Outcome {
 
 enum AllocResult {
     Contradiction,
-    Validated,
+    /// The allocation may have made the cell. `evidence`: its destination is itself a hit
+    /// expression (the reference was tracked all the way); without it the fact had lost
+    /// track of the reference and the allocation is only a candidate.
+    Validated {
+        evidence: bool,
+    },
     Continue(Fact),
 }
 
@@ -96,7 +101,7 @@ struct Engine<'p> {
     slots: Vec<Slot>,
     at: FxHashMap<(FuncId, NodeId, Ctx), SmallVec<[SlotId; 2]>>,
     work: VecDeque<SlotId>,
-    contexts: FxHashMap<(FuncId, Fact, bool), Ctx>,
+    contexts: FxHashMap<(FuncId, Fact, bool, Vec<(LocalId, E)>), Ctx>,
     registrations: FxHashMap<(FuncId, Ctx), Vec<Registration>>,
     summaries: FxHashMap<(FuncId, Ctx), Vec<SlotId>>,
     next_ctx: Ctx,
@@ -106,11 +111,18 @@ struct Engine<'p> {
     outcome: Option<Outcome>,
     input_dependent: Option<(FuncId, String)>,
     unsupported: Option<(String, Option<Loc>)>,
+    imprecise: Option<(String, Option<Loc>)>,
     probe_func: FuncId,
     probe_node: NodeId,
     probe_note: String,
     /// The witness origin of the slot being processed (facts it inserts inherit it).
     current_witness: Option<SlotId>,
+    /// The context of the slot being processed.
+    cur_ctx: Ctx,
+    /// Per callee context: the callee and its parameters bound to frame-stable arguments.
+    bindings: FxHashMap<Ctx, (FuncId, Vec<(LocalId, E)>)>,
+    bound_cache: FxHashMap<(Ctx, E), E>,
+    stable_params: FxHashMap<FuncId, Vec<LocalId>>,
 }
 
 /// Run one probe of function `func` to a verdict.
@@ -138,10 +150,15 @@ pub fn run_probe(
         outcome: None,
         input_dependent: None,
         unsupported: None,
+        imprecise: None,
         probe_func: func,
         probe_node: site.node,
         probe_note: probe_note(site),
         current_witness: None,
+        cur_ctx: NONE,
+        bindings: FxHashMap::default(),
+        bound_cache: FxHashMap::default(),
+        stable_params: FxHashMap::default(),
     };
     eng.start(func, site);
     eng.run();
@@ -209,9 +226,100 @@ impl<'p> Engine<'p> {
 
     // ---- expressions of the probe -------------------------------------------------------
 
+    /// Translate an IR expression of `f` as seen in the current context (parameter bindings
+    /// of the context applied).
     fn tr(&mut self, f: FuncId, e: crate::ir::ExprId) -> E {
+        let ctx = self.cur_ctx;
+        self.tr_in(f, ctx, e)
+    }
+
+    fn tr_in(&mut self, f: FuncId, ctx: Ctx, e: crate::ir::ExprId) -> E {
         let b = self.body(f);
-        self.a.translate(f, &b, e)
+        let x = self.a.translate(f, &b, e);
+        match self.bindings.get(&ctx) {
+            Some((g, binds)) if *g == f && !binds.is_empty() => {
+                if let Some(&y) = self.bound_cache.get(&(ctx, x)) {
+                    return y;
+                }
+                let binds = binds.clone();
+                let mut y = x;
+                for (p, actual) in binds {
+                    let pv = self.local_addr(f, p);
+                    let pv = self.a.deref(pv);
+                    if self.a.contains(y, pv) {
+                        y = self.a.substitute(y, pv, actual);
+                    }
+                }
+                self.bound_cache.insert((ctx, x), y);
+                y
+            }
+            _ => x,
+        }
+    }
+
+    /// Parameters `g` never assigns and whose address it never takes: inside a call they keep
+    /// the caller's argument.
+    fn stable_params(&mut self, g: FuncId) -> Vec<LocalId> {
+        if let Some(v) = self.stable_params.get(&g) {
+            return v.clone();
+        }
+        let b = self.body(g);
+        let mut written: FxHashSet<LocalId> = FxHashSet::default();
+        let root_local = |mut e: crate::ir::ExprId| -> Option<LocalId> {
+            loop {
+                match b.exprs.kind(e) {
+                    crate::ir::ExprKind::Addr(crate::ir::Symbol::Local(l)) => return Some(*l),
+                    crate::ir::ExprKind::Field(x, _) => e = *x,
+                    _ => return None,
+                }
+            }
+        };
+        for id in b.node_ids() {
+            match &b.node(id).stmt.kind {
+                StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => {
+                    written.extend(root_local(*addr));
+                }
+                StmtKind::Call { dest: Some(d), .. } => written.extend(root_local(*d)),
+                StmtKind::Opaque { .. } => return self.remember_stable(g, vec![]),
+                _ => {}
+            }
+        }
+        let v: Vec<LocalId> = b
+            .params
+            .iter()
+            .copied()
+            .filter(|p| {
+                let l = b.local(*p);
+                !written.contains(p) && !l.address_taken && l.ty.is_pointer()
+            })
+            .collect();
+        self.remember_stable(g, v)
+    }
+
+    fn remember_stable(&mut self, g: FuncId, v: Vec<LocalId>) -> Vec<LocalId> {
+        self.stable_params.insert(g, v.clone());
+        v
+    }
+
+    /// An expression whose value cannot change while a callee runs: numbers, addresses, and
+    /// reads of frozen (caller-frame) variables whose address is not taken.
+    fn frame_stable(&mut self, e: E) -> bool {
+        match *self.a.kind(e) {
+            EKind::Int(_) | EKind::Num => true,
+            EKind::Addr(Sym::Frozen(..))
+            | EKind::Addr(Sym::Global(_))
+            | EKind::Addr(Sym::Function(_)) => true,
+            EKind::Addr(_) => false,
+            EKind::Deref(x) => {
+                matches!(self.a.kind(x), EKind::Addr(Sym::Frozen(..))) && {
+                    let p = self.a.pt(x);
+                    !p.all_memory && p.iter().all(|r| r.is_var())
+                }
+            }
+            EKind::Field(b, _) => matches!(self.a.kind(b), EKind::Addr(Sym::Frozen(..))),
+            EKind::Bin(_, l, r) => self.frame_stable(l) && self.frame_stable(r),
+            EKind::Unknown => false,
+        }
     }
 
     fn local_addr(&mut self, f: FuncId, l: LocalId) -> E {
@@ -413,7 +521,9 @@ impl<'p> Engine<'p> {
                 None => AllocResult::Contradiction,
             };
         }
-        AllocResult::Validated
+        AllocResult::Validated {
+            evidence: d.hits(target),
+        }
     }
 
     /// `free(e)`.
@@ -931,13 +1041,42 @@ impl<'p> Engine<'p> {
         };
         let mut mapped = self.rename_fact(&d, &shift_in);
         mapped.normalize();
-        let key = (g, mapped.clone(), self.current_witness.is_some());
+        // Parameters the callee never assigns keep the caller's (frame-stable) argument.
+        let mut binds: Vec<(LocalId, E)> = Vec::new();
+        let stable = self.stable_params(g);
+        if !stable.is_empty() {
+            let cb = self.body(caller);
+            if let StmtKind::Call { args, .. } = &cb.node(call_node).stmt.kind {
+                let args = args.clone();
+                for p in stable {
+                    let Some(i) = gb.params.iter().position(|x| *x == p) else {
+                        continue;
+                    };
+                    let Some(a) = args.get(i) else { continue };
+                    let actual = self.tr_in(caller, caller_ctx, *a);
+                    if let Some(shifted) = self.a.rename(actual, &shift_in)
+                        && self.frame_stable(shifted)
+                    {
+                        binds.push((p, shifted));
+                    }
+                }
+            }
+        }
+        let key = (
+            g,
+            mapped.clone(),
+            self.current_witness.is_some(),
+            binds.clone(),
+        );
         let ctx = match self.contexts.get(&key) {
             Some(c) => *c,
             None => {
                 let c = self.next_ctx;
                 self.next_ctx += 1;
                 self.contexts.insert(key, c);
+                if !binds.is_empty() {
+                    self.bindings.insert(c, (g, binds));
+                }
                 c
             }
         };
@@ -969,7 +1108,11 @@ impl<'p> Engine<'p> {
 
     /// Unmap (Figure 5) a callee-entry fact to one registered call site and continue there.
     fn unmap_to(&mut self, d: &Fact, g: FuncId, entry_slot: SlotId, reg: &Registration) {
-        let Some(mut f) = self.unmap(d, g, reg.func, reg.node, true) else {
+        let saved_ctx = self.cur_ctx;
+        self.cur_ctx = reg.ctx;
+        let r = self.unmap(d, g, reg.func, reg.node, true);
+        self.cur_ctx = saved_ctx;
+        let Some(mut f) = r else {
             let why = format!(
                 "contradiction on return to the call of `{}`",
                 self.prog.function_name(g)
@@ -1057,7 +1200,13 @@ impl<'p> Engine<'p> {
     }
 
     fn run(&mut self) {
-        while let Some(id) = self.work.pop_front() {
+        loop {
+            let next = if self.cfg.lifo {
+                self.work.pop_back()
+            } else {
+                self.work.pop_front()
+            };
+            let Some(id) = next else { break };
             if self.outcome.is_some() {
                 return;
             }
@@ -1084,6 +1233,7 @@ impl<'p> Engine<'p> {
         };
         let d = self.slots[id as usize].fact.clone();
         self.current_witness = self.slots[id as usize].witness_of;
+        self.cur_ctx = ctx;
         let b = self.body(func);
         let stmt = b.node(node).stmt.kind.clone();
         if trace_enabled() {
@@ -1123,14 +1273,26 @@ impl<'p> Engine<'p> {
                         self.refute(func, node, format!("`{t}` contradicts it"));
                     }
                     AllocResult::Continue(f) => self.insert_preds(func, node, ctx, f, edge),
-                    AllocResult::Validated if self.current_witness.is_some() => {
+                    AllocResult::Validated { .. } if self.current_witness.is_some() => {
                         // A witness carries no cell: allocations are plain writes for it.
                         let fresh = self.a.mk(EKind::Num, &Type::Int);
                         if let Some(f) = self.assign(&d, e0, fresh) {
                             self.insert_preds(func, node, ctx, f, edge);
                         }
                     }
-                    AllocResult::Validated => {
+                    AllocResult::Validated { evidence: false } => {
+                        if self.imprecise.is_none() {
+                            let loc = self.loc(func, node);
+                            self.imprecise = Some((
+                                format!(
+                                    "lost track of the reference (aliasing the analysis cannot resolve); the block may come from this `{}`",
+                                    site.allocator
+                                ),
+                                Some(loc),
+                            ));
+                        }
+                    }
+                    AllocResult::Validated { evidence: true } => {
                         if !d.tainted && !d.c.is_empty() {
                             // The allocation validates the cell; check that the path to it is
                             // feasible under the constraints gathered so far.
@@ -1459,6 +1621,8 @@ impl<'p> Engine<'p> {
                     })
                 } else if let Some((what, at)) = self.unsupported.take() {
                     Verdict::Unproved(Unproved::Unsupported { what, at })
+                } else if let Some((what, at)) = self.imprecise.take() {
+                    Verdict::Unproved(Unproved::Imprecise { what, at })
                 } else {
                     Verdict::Proved {
                         refuted_at: std::mem::take(&mut self.refutations),

@@ -49,6 +49,9 @@ pub struct EngineConfig {
     /// A pointer passed to a body-less function we know nothing about escapes (the callee may
     /// keep or free it), so losing it afterwards is not reported.
     pub unknown_calls_escape: bool,
+    /// Process the worklist last-in first-out. Verdicts must not depend on the order; tests
+    /// run both to check that.
+    pub lifo: bool,
 }
 
 impl Default for EngineConfig {
@@ -57,6 +60,7 @@ impl Default for EngineConfig {
             max_transfers: 500,
             max_regions: 50,
             unknown_calls_escape: true,
+            lifo: false,
         }
     }
 }
@@ -188,6 +192,9 @@ pub enum Unproved {
     Budget { what: String },
     /// The path crossed something the analysis does not model.
     Unsupported { what: String, at: Option<Loc> },
+    /// The analysis lost track of the reference (an aliasing question it cannot answer) and
+    /// reached an allocation that may or may not have made the block.
+    Imprecise { what: String, at: Option<Loc> },
 }
 
 impl Unproved {
@@ -196,6 +203,7 @@ impl Unproved {
             Unproved::InputDependent { .. } => "input-dependent",
             Unproved::Budget { .. } => "budget",
             Unproved::Unsupported { .. } => "unsupported",
+            Unproved::Imprecise { .. } => "imprecise",
         }
     }
 }

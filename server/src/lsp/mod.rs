@@ -1,0 +1,123 @@
+//! The language server (`reductio serve`): tower-lsp-server on tokio, over the salsa database.
+//!
+//! - [`world`]: the database (single writer handle), open documents (`dashmap`) and the file set;
+//!   every input change goes through it and bumps a revision.
+//! - [`server`]: the `LanguageServer` implementation: sync, background checks, requests.
+//! - [`analysis`]: features computed on a snapshot (diagnostics, hover, code actions, prove),
+//!   plain data in and LSP values out, calling only `db` queries.
+//! - [`fix`]: quick fixes as text edits, testable on C text alone.
+//! - [`convert`], [`settings`]: positions/URIs, and the editor's settings.
+//!
+//! The LSP surface is fixed in DESIGN.md ("External interfaces"); README.md lists it.
+
+mod analysis;
+mod convert;
+pub mod fix;
+mod server;
+mod settings;
+mod world;
+
+pub use server::{Backend, ProveParams};
+pub use settings::ClientSettings;
+
+use crate::config::Config;
+use crate::db::Database;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tower_lsp_server::{ClientSocket, LspService, Server};
+
+/// Server construction options (tests use them; `reductio serve` uses the defaults).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Record every salsa query execution (see [`Handle::take_execution_log`]).
+    pub execution_log: bool,
+    /// Fault injection for tests: any query whose log entry (`execute <query>(<key>)`) starts
+    /// with this text panics when it runs.
+    pub panic_on_query: Option<&'static str>,
+}
+
+/// A view into a running server, for tests and for the exit code.
+#[derive(Clone)]
+pub struct Handle {
+    inner: Arc<server::Inner>,
+}
+
+impl Handle {
+    /// Query executions since the last call (with [`Options::execution_log`]), as
+    /// `execute <query>(<key>)`, plus the database's own `lower <fn>` / `parse <file>` records.
+    pub fn take_execution_log(&self) -> Vec<String> {
+        self.inner.world.take_log()
+    }
+
+    /// Whether the client sent `shutdown` (LSP: exit code 0 after `shutdown`, else 1).
+    pub fn shut_down_cleanly(&self) -> bool {
+        self.inner.shutdown.load(Ordering::SeqCst)
+    }
+}
+
+/// The LSP service with its custom `reductio/prove` method.
+pub fn service(options: Options) -> (LspService<Backend>, ClientSocket, Handle) {
+    let mut handle = None;
+    let (service, socket) = LspService::build(|client| {
+        let db = if let Some(prefix) = options.panic_on_query {
+            Database::with_execution_hook(Config::default(), move |entry| {
+                if entry.starts_with(prefix) {
+                    panic!("injected fault in {entry}");
+                }
+            })
+        } else if options.execution_log {
+            let db = Database::with_execution_log(Config::default());
+            db.enable_log();
+            db
+        } else {
+            Database::new(Config::default())
+        };
+        let (backend, inner) = Backend::new(client, db);
+        handle = Some(Handle { inner });
+        backend
+    })
+    .custom_method("reductio/prove", Backend::prove)
+    .finish();
+    let handle = handle.expect("LspService::build calls its init function");
+    (service, socket, handle)
+}
+
+/// Serves LSP over a pair of byte streams until `exit`.
+pub async fn serve<I, O>(input: I, output: O, options: Options) -> Handle
+where
+    I: AsyncRead + Unpin,
+    O: AsyncWrite,
+{
+    let (service, socket, handle) = service(options);
+    Server::new(input, output, socket).serve(service).await;
+    handle
+}
+
+/// `reductio serve`: LSP on stdin/stdout, logs on stderr (`REDUCTIO_LOG=debug` for more).
+/// Returns whether the client shut the server down cleanly.
+pub async fn serve_stdio() -> bool {
+    init_logging();
+    tracing::info!(
+        "reductio {} language server starting",
+        env!("CARGO_PKG_VERSION")
+    );
+    let handle = serve(tokio::io::stdin(), tokio::io::stdout(), Options::default()).await;
+    handle.shut_down_cleanly()
+}
+
+/// Logs go to stderr: stdout carries the protocol.
+fn init_logging() {
+    let level = match std::env::var("REDUCTIO_LOG").as_deref() {
+        Ok("trace") => tracing::Level::TRACE,
+        Ok("debug") => tracing::Level::DEBUG,
+        Ok("warn") => tracing::Level::WARN,
+        Ok("error") => tracing::Level::ERROR,
+        _ => tracing::Level::INFO,
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(level)
+        .with_ansi(false)
+        .try_init();
+}
