@@ -25,6 +25,9 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 type Ctx = u32;
+/// A callee context: the callee, the mapped fact, whether it is a witness, and the bound
+/// parameters.
+type ContextKey = (FuncId, Fact, bool, Vec<(LocalId, E)>);
 const NONE: Ctx = 0;
 type SlotId = u32;
 
@@ -101,7 +104,7 @@ struct Engine<'p> {
     slots: Vec<Slot>,
     at: FxHashMap<(FuncId, NodeId, Ctx), SmallVec<[SlotId; 2]>>,
     work: VecDeque<SlotId>,
-    contexts: FxHashMap<(FuncId, Fact, bool, Vec<(LocalId, E)>), Ctx>,
+    contexts: FxHashMap<ContextKey, Ctx>,
     registrations: FxHashMap<(FuncId, Ctx), Vec<Registration>>,
     summaries: FxHashMap<(FuncId, Ctx), Vec<SlotId>>,
     next_ctx: Ctx,
