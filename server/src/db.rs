@@ -21,7 +21,7 @@ use crate::ir::{
     NodeId, StmtKind, Symbol, TypeEnv,
 };
 use crate::probe::{self, EngineConfig, FuncId, ProbeKind, ProbeSite, Unproved, Verdict};
-use crate::regions::TypeClasses;
+use crate::regions::{self, CalleeKind, ModSet, TypeClasses};
 use crate::syntax::{LineIndex, SyntaxTree, TextRange};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::PathBuf;
@@ -389,6 +389,54 @@ pub fn type_classes(db: &dyn Db, ws: Workspace) -> Arc<TypeClasses> {
     ))
 }
 
+/// What each function (by index in `all_functions`) may write, transitively: the MOD sets the
+/// engine uses to summarise calls whose effects cannot touch a fact.
+#[salsa::tracked(returns(clone))]
+pub fn mod_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<ModSet>> {
+    let funcs = all_functions(db, ws);
+    let env = type_env(db, ws);
+    let classes = type_classes(db, ws);
+    let index: FxHashMap<Function<'_>, usize> =
+        funcs.iter().enumerate().map(|(i, f)| (*f, i)).collect();
+    let mut sets: Vec<ModSet> = Vec::with_capacity(funcs.len());
+    let mut edges: Vec<Vec<usize>> = Vec::with_capacity(funcs.len());
+    for f in funcs {
+        let ir = lowered(db, *f);
+        let file = f.file(db);
+        let classify = |name: &str| match resolve_function(db, file, name) {
+            Some(_) => CalleeKind::Body,
+            None => match probe::library::known_function(name) {
+                Some(k) => CalleeKind::Library(k.writes_first_argument),
+                None if probe::library::is_noreturn(name) => CalleeKind::Library(false),
+                None => CalleeKind::Unknown,
+            },
+        };
+        let (m, callees) = regions::own_writes(&ir, &env, &classes, &classify);
+        sets.push(m);
+        edges.push(
+            callees
+                .iter()
+                .filter_map(|n| resolve_function(db, file, n))
+                .filter_map(|g| index.get(&g).copied())
+                .collect(),
+        );
+    }
+    // Fixpoint: a function writes what its callees write. Sets only grow, so this ends.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in 0..sets.len() {
+            for &j in &edges[i].clone() {
+                if i != j {
+                    let other = sets[j].clone();
+                    changed |= sets[i].union_with(&other);
+                }
+            }
+        }
+    }
+    Arc::new(sets)
+}
+
 /// The probes of one function.
 #[salsa::tracked(returns(clone))]
 pub fn function_probes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<ProbeSite>> {
@@ -449,6 +497,13 @@ impl probe::Program for DbProgram<'_> {
     }
     fn classes(&self) -> &TypeClasses {
         &self.classes
+    }
+    fn mod_set(&self, f: FuncId) -> Arc<ModSet> {
+        let t = mod_table(self.db, self.db.workspace());
+        Arc::new(t.get(f as usize).cloned().unwrap_or(ModSet {
+            all: true,
+            ..Default::default()
+        }))
     }
     fn checkpoint(&self) {
         self.db.unwind_if_revision_cancelled();
@@ -742,6 +797,87 @@ impl Database {
         ws.set_files(self).to(kept);
         true
     }
+}
+
+/// The engine's result for probe `index` of `f`, before it is placed in the file: `Err` holds
+/// the message of an internal error (a panic in the engine). It reads no line index and no
+/// function start, so an edit elsewhere in the file (which moves this function, or changes
+/// the file's line starts) does not re-run the probe; only edits to what its exploration read
+/// do. The language server builds its findings from it ([`placed_verdict`]).
+#[salsa::tracked(returns(clone))]
+pub fn probe_outcome<'db>(
+    db: &'db dyn Db,
+    f: Function<'db>,
+    index: u32,
+) -> Arc<Result<probe::ProbeResult, String>> {
+    let probes = function_probes(db, f);
+    let Some(site) = probes.get(index as usize) else {
+        return Arc::new(Err("probe index out of range".into()));
+    };
+    let program = DbProgram::new(db);
+    let Some(func) = program.index_of(f) else {
+        return Arc::new(Err("function not in the workspace".into()));
+    };
+    let c = db.settings().config(db);
+    let cfg = EngineConfig {
+        max_transfers: c.budget.transfers,
+        max_regions: c.budget.regions,
+        unknown_calls_escape: c.unknown_calls_escape,
+        lifo: c.worklist_lifo,
+    };
+    // As in `probe_verdict`: a bug in the engine costs one verdict, not the session.
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        probe::run_probe(&program, func, site, cfg)
+    }));
+    Arc::new(match run {
+        Ok(r) => Ok(r),
+        Err(payload) => {
+            if payload.is::<salsa::Cancelled>() {
+                std::panic::resume_unwind(payload);
+            }
+            Err(payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".into()))
+        }
+    })
+}
+
+/// The same [`Finding`] as [`probe_verdict`], built from [`probe_outcome`]: when only
+/// positions moved, only this placement runs again, not the probe.
+pub fn placed_verdict(db: &dyn Db, f: Function<'_>, index: u32) -> Arc<Finding> {
+    let probes = function_probes(db, f);
+    let Some(site) = probes.get(index as usize) else {
+        return Arc::new(internal_finding(db, f, "probe index out of range"));
+    };
+    match probe_outcome(db, f, index).as_ref() {
+        Ok(result) => {
+            let program = DbProgram::new(db);
+            Arc::new(make_finding(db, &program, f, site, result.clone()))
+        }
+        Err(msg) if msg == "probe index out of range" || msg == "function not in the workspace" => {
+            Arc::new(internal_finding(db, f, msg))
+        }
+        Err(msg) => Arc::new(Finding {
+            reason: Some("internal-error".into()),
+            message: format!("unproved (internal error: {msg})"),
+            ..internal_finding(db, f, "")
+        }),
+    }
+}
+
+/// [`file_findings`] built from [`placed_verdict`] (what the language server publishes).
+#[salsa::tracked(returns(clone))]
+pub fn file_findings_placed(db: &dyn Db, file: SourceFile) -> Arc<Vec<Arc<Finding>>> {
+    let mut out = Vec::new();
+    for f in file_functions(db, file) {
+        let n = function_probes(db, *f).len();
+        for i in 0..n {
+            out.push(placed_verdict(db, *f, i as u32));
+        }
+    }
+    Arc::new(out)
 }
 
 #[cfg(test)]

@@ -334,6 +334,195 @@ fn collect_taken_globals(ir: &FunctionIr, out: &mut FxHashSet<String>) {
     let _ = direct;
 }
 
+// ---- what functions may write (MOD) -----------------------------------------------------------
+
+/// Memory a function may write, as seen by its callers: globals, struct fields and typed memory
+/// of type classes (a callee can never write its caller's variables whose address is not
+/// taken). Transitive over calls. `all` means anything (opaque code, unresolved calls).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ModSet {
+    pub all: bool,
+    pub globals: std::collections::BTreeSet<String>,
+    /// (class representative of the struct, field)
+    pub fields: std::collections::BTreeSet<(String, String)>,
+    /// class representatives of typed memory written outside struct fields
+    pub mems: std::collections::BTreeSet<String>,
+}
+
+impl ModSet {
+    pub fn union_with(&mut self, o: &ModSet) -> bool {
+        let before = (
+            self.all,
+            self.globals.len(),
+            self.fields.len(),
+            self.mems.len(),
+        );
+        self.all |= o.all;
+        self.globals.extend(o.globals.iter().cloned());
+        self.fields.extend(o.fields.iter().cloned());
+        self.mems.extend(o.mems.iter().cloned());
+        before
+            != (
+                self.all,
+                self.globals.len(),
+                self.fields.len(),
+                self.mems.len(),
+            )
+    }
+    pub fn is_empty(&self) -> bool {
+        !self.all && self.globals.is_empty() && self.fields.is_empty() && self.mems.is_empty()
+    }
+
+    /// Memory of location type `ty` (a struct location is all of its fields).
+    fn add_mem(&mut self, ty: &Type, env: &TypeEnv, classes: &TypeClasses, depth: u32) {
+        let ty = env.resolve(ty);
+        match &ty {
+            Type::Unknown | Type::Void | Type::Named(_) => self.all = true,
+            Type::Array(e, _) => self.add_mem(e, env, classes, depth),
+            t if t.is_aggregate() => {
+                let class = classes.class_of(t);
+                if classes.is_collapsed(&class) || depth > 4 {
+                    self.mems.insert(class);
+                    return;
+                }
+                match env.struct_def(t) {
+                    Some(def) => {
+                        for f in &def.fields {
+                            let fty = env.resolve(&f.ty);
+                            if fty.is_aggregate() {
+                                self.add_mem(&fty, env, classes, depth + 1);
+                            } else {
+                                self.fields.insert((class.clone(), f.name.clone()));
+                            }
+                        }
+                    }
+                    None => self.all = true,
+                }
+            }
+            t => {
+                self.mems.insert(classes.class_of(t));
+            }
+        }
+    }
+
+    /// The write of location `*addr` in function `ir`, as callers see it.
+    pub fn add_write(
+        &mut self,
+        ir: &FunctionIr,
+        addr: ExprId,
+        env: &TypeEnv,
+        classes: &TypeClasses,
+    ) {
+        // Rooted at a variable?
+        let mut cur = addr;
+        let mut field_of: Option<(Type, String)> = None;
+        loop {
+            match ir.exprs.kind(cur) {
+                ExprKind::Addr(Symbol::Local(l)) => {
+                    if !ir.local(*l).address_taken {
+                        return; // the function's own variable
+                    }
+                    break;
+                }
+                ExprKind::Addr(Symbol::Global(g)) => {
+                    if !classes.address_taken_globals.contains(g) {
+                        self.globals.insert(g.clone());
+                        return;
+                    }
+                    break;
+                }
+                ExprKind::Field(b, f) => {
+                    if field_of.is_none() {
+                        let sty = env.resolve(&pointee(ir, *b));
+                        field_of = Some((sty, f.clone()));
+                    }
+                    cur = *b;
+                }
+                _ => break,
+            }
+        }
+        let loc_ty = pointee(ir, addr);
+        match ir.exprs.kind(addr) {
+            ExprKind::Field(b, f) => {
+                let sty = env.resolve(&pointee(ir, *b));
+                if sty.is_aggregate() && !env.resolve(&loc_ty).is_aggregate() {
+                    let class = classes.class_of(&sty);
+                    if classes.is_collapsed(&class) {
+                        self.mems.insert(class);
+                    } else {
+                        self.fields.insert((class, f.clone()));
+                    }
+                } else if sty.is_aggregate() {
+                    self.add_mem(&loc_ty, env, classes, 1);
+                } else {
+                    self.all = true;
+                }
+            }
+            ExprKind::Unknown => self.all = true,
+            _ => self.add_mem(&loc_ty, env, classes, 0),
+        }
+        let _ = field_of;
+    }
+}
+
+/// How a direct callee is treated when computing MOD.
+pub enum CalleeKind {
+    /// It has a body: its own MOD set counts (the fixpoint adds it).
+    Body,
+    /// A known library function; `true` if it writes through its first argument.
+    Library(bool),
+    /// Body-less and unknown: it may write what its pointer arguments point to.
+    Unknown,
+}
+
+/// A function's own writes, and the functions with a body it calls (by name) — for the MOD
+/// fixpoint. Indirect calls and opaque code make the set `all`.
+pub fn own_writes(
+    ir: &FunctionIr,
+    env: &TypeEnv,
+    classes: &TypeClasses,
+    classify: &dyn Fn(&str) -> CalleeKind,
+) -> (ModSet, Vec<String>) {
+    let mut m = ModSet::default();
+    let mut callees = Vec::new();
+    for n in &ir.nodes {
+        match &n.stmt.kind {
+            StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => {
+                m.add_write(ir, *addr, env, classes)
+            }
+            StmtKind::Call { dest, callee, args } => {
+                if let Some(d) = dest {
+                    m.add_write(ir, *d, env, classes);
+                }
+                match callee {
+                    Callee::Direct(name) => match classify(name) {
+                        CalleeKind::Body => callees.push(name.clone()),
+                        CalleeKind::Library(writes_first) => {
+                            if writes_first
+                                && let Some(a0) = args.first()
+                                && let Some(p) = ir.exprs.ty(*a0).pointee()
+                            {
+                                m.add_mem(p, env, classes, 0);
+                            }
+                        }
+                        CalleeKind::Unknown => {
+                            for a in args {
+                                if let Some(p) = ir.exprs.ty(*a).pointee() {
+                                    m.add_mem(p, env, classes, 0);
+                                }
+                            }
+                        }
+                    },
+                    Callee::Indirect(_) => m.all = true,
+                }
+            }
+            StmtKind::Opaque { .. } => m.all = true,
+            _ => {}
+        }
+    }
+    (m, callees)
+}
+
 // ---- regions ------------------------------------------------------------------------------
 
 /// A memory region. Identifiers are interned per probe run by [`RegionNames`].

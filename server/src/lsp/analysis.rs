@@ -78,7 +78,7 @@ impl<'a> Texts<'a> {
 /// = the trace, allocation first.
 pub fn file_diagnostics(db: &Database, ctx: &FileCtx) -> Vec<Diagnostic> {
     let d: &dyn Db = db;
-    let findings = db::file_findings(d, ctx.file);
+    let findings = db::file_findings_placed(d, ctx.file);
     let texts = Texts::new(db);
     findings
         .iter()
@@ -127,6 +127,11 @@ pub fn offset(db: &Database, ctx: &FileCtx, pos: lsp::Position) -> Result<u32, S
     convert::offset(ctx.file.text(d), &index, pos, ctx.enc).map_err(|e| e.to_string())
 }
 
+pub fn text_len(db: &Database, ctx: &FileCtx) -> u32 {
+    let d: &dyn Db = db;
+    ctx.file.text(d).len() as u32
+}
+
 /// The probes whose statement contains `offset` (its end included, so a cursor right after
 /// `p = q;` counts). With `whole_line`, and nothing there, the probes on the same line: the
 /// CLI's `prove FILE:LINE`.
@@ -145,7 +150,7 @@ pub fn probes_at(db: &Database, file: SourceFile, offset: u32, whole_line: bool)
         for (k, site) in db::function_probes(d, *f).iter().enumerate() {
             let range = site.range.shifted(start);
             let hit = || Hit {
-                finding: db::probe_verdict(d, *f, k as u32),
+                finding: db::placed_verdict(d, *f, k as u32),
                 range,
             };
             if range.start <= offset && offset <= range.end {
@@ -264,7 +269,7 @@ pub fn code_actions(
     let mut out = Vec::new();
     let pos = convert::position(text, &index, start, ctx.enc);
     let args = vec![json!(ctx.uri.as_str()), json!(pos)];
-    let findings = db::file_findings(d, ctx.file);
+    let findings = db::file_findings_placed(d, ctx.file);
     let texts = Texts::new(db);
     let tree = db::parsed(d, ctx.file);
     for f in findings.iter().filter(|f| f.verdict == VerdictKind::Leak) {

@@ -79,7 +79,9 @@ pub fn quick_fixes(text: &str, tree: &Tree, leak: &LeakSite<'_>) -> Vec<QuickFix
             {
                 fixes.push(fix);
             }
-            if let Some(edit) = insert_before(text, stmt, &[free_stmt.clone()], false, &style) {
+            if let Some(edit) =
+                insert_before(text, stmt, std::slice::from_ref(&free_stmt), false, &style)
+            {
                 let first_line = stmt_text.lines().next().unwrap_or("").trim();
                 fixes.push(QuickFix {
                     title: format!("Insert `{free_stmt}` before `{}`", shorten(first_line)),

@@ -15,6 +15,7 @@ mod convert;
 pub mod fix;
 mod server;
 mod settings;
+mod transport;
 mod world;
 
 pub use server::{Backend, ProveParams};
@@ -83,15 +84,17 @@ pub fn service(options: Options) -> (LspService<Backend>, ClientSocket, Handle) 
     (service, socket, handle)
 }
 
-/// Serves LSP over a pair of byte streams until `exit`.
-pub async fn serve<I, O>(input: I, output: O, options: Options) -> Handle
+/// A server on a pair of byte streams: its handle, and the future that serves until `exit`.
+/// The input goes through [`transport::sanitize`], so a malformed message cannot end the
+/// session.
+pub fn server<I, O>(input: I, output: O, options: Options) -> (Handle, impl Future<Output = ()>)
 where
-    I: AsyncRead + Unpin,
+    I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite,
 {
     let (service, socket, handle) = service(options);
-    Server::new(input, output, socket).serve(service).await;
-    handle
+    let input = transport::sanitize(input);
+    (handle, Server::new(input, output, socket).serve(service))
 }
 
 /// `reductio serve`: LSP on stdin/stdout, logs on stderr (`REDUCTIO_LOG=debug` for more).
@@ -102,7 +105,8 @@ pub async fn serve_stdio() -> bool {
         "reductio {} language server starting",
         env!("CARGO_PKG_VERSION")
     );
-    let handle = serve(tokio::io::stdin(), tokio::io::stdout(), Options::default()).await;
+    let (handle, serving) = server(tokio::io::stdin(), tokio::io::stdout(), Options::default());
+    serving.await;
     handle.shut_down_cleanly()
 }
 

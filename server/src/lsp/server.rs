@@ -78,11 +78,14 @@ pub(crate) struct Inner {
     /// Directories indexed for files outside every workspace folder.
     lone_dirs: DashSet<PathBuf>,
     /// The publish lock, and what was last published per URI.
-    published: tokio::sync::Mutex<HashMap<Uri, (Option<i32>, Vec<Diagnostic>)>>,
+    published: tokio::sync::Mutex<HashMap<Uri, Published>>,
     indexed: tokio::sync::watch::Sender<bool>,
     pub(crate) shutdown: AtomicBool,
     progress_tokens: AtomicU64,
 }
+
+/// The version and diagnostics last published for a document.
+type Published = (Option<i32>, Vec<Diagnostic>);
 
 pub struct Backend {
     inner: Arc<Inner>,
@@ -371,11 +374,18 @@ impl Inner {
             };
             let revision = snap.revision;
             let job_ctx = ctx.clone();
+            let started = std::time::Instant::now();
             match self
                 .run(snap, move |db| analysis::file_diagnostics(db, &job_ctx))
                 .await
             {
                 Ok(diags) => {
+                    tracing::debug!(
+                        "checked {} (revision {revision}) in {:?}: {} leaks",
+                        path.display(),
+                        started.elapsed(),
+                        diags.len()
+                    );
                     if self.publish(&ctx, diags, revision).await {
                         return;
                     }
@@ -1043,7 +1053,9 @@ impl LanguageServer for Backend {
             .inner
             .on_file(&params.text_document.uri, move |db, ctx| {
                 let start = analysis::offset(db, ctx, range.start)?;
-                let end = analysis::offset(db, ctx, range.end)?;
+                // A selection may end just past the last line (whole-file selections).
+                let end = analysis::offset(db, ctx, range.end)
+                    .unwrap_or_else(|_| analysis::text_len(db, ctx));
                 Ok(analysis::code_actions(
                     db,
                     ctx,

@@ -33,6 +33,12 @@ type SlotId = u32;
 
 /// Refutations kept for the report.
 const MAX_REFUTATIONS: usize = 5;
+/// Calls nested deeper than this (callee of a callee of …) are not explored: they are applied
+/// through their MOD summary, or treated like body-less unknown functions when that cannot be
+/// done soundly (the paper ignores callees more than one level deep).
+const MAX_CALLEE_DEPTH: u32 = 2;
+/// An indirect call with more candidate targets than this is treated as an unknown call.
+const MAX_INDIRECT_TARGETS: usize = 3;
 /// Separated facts kept at one program point before facts with the same hit regions merge
 /// regardless of their constraints (keeps loops finite).
 const MAX_SLOTS_PER_POINT: usize = 12;
@@ -126,6 +132,10 @@ struct Engine<'p> {
     bindings: FxHashMap<Ctx, (FuncId, Vec<(LocalId, E)>)>,
     bound_cache: FxHashMap<(Ctx, E), E>,
     stable_params: FxHashMap<FuncId, Vec<LocalId>>,
+    /// How many calls deep each context is (NONE is 0).
+    ctx_depth: FxHashMap<Ctx, u32>,
+    /// MOD sets of callees as regions (`None`: may write anything).
+    mod_regions: FxHashMap<FuncId, Option<RegionSet>>,
 }
 
 /// Run one probe of function `func` to a verdict.
@@ -162,6 +172,8 @@ pub fn run_probe(
         bindings: FxHashMap::default(),
         bound_cache: FxHashMap::default(),
         stable_params: FxHashMap::default(),
+        ctx_depth: FxHashMap::default(),
+        mod_regions: FxHashMap::default(),
     };
     eng.start(func, site);
     eng.run();
@@ -302,6 +314,89 @@ impl<'p> Engine<'p> {
     fn remember_stable(&mut self, g: FuncId, v: Vec<LocalId>) -> Vec<LocalId> {
         self.stable_params.insert(g, v.clone());
         v
+    }
+
+    /// The regions a function may write, transitively; `None` when it may write anything.
+    fn mod_regions(&mut self, g: FuncId) -> Option<RegionSet> {
+        if let Some(r) = self.mod_regions.get(&g) {
+            return r.clone();
+        }
+        let m = self.prog.mod_set(g);
+        let r = if m.all {
+            None
+        } else {
+            let mut set = RegionSet::empty();
+            for name in &m.globals {
+                let ty = self
+                    .a
+                    .env()
+                    .globals
+                    .get(name)
+                    .map(|t| self.a.env().resolve(t))
+                    .unwrap_or_default();
+                let n = self.a.string(name);
+                let addr = self
+                    .a
+                    .mk(EKind::Addr(Sym::Global(n)), &Type::pointer_to(ty));
+                let p = self.a.pt(addr);
+                set.union_with(&p);
+            }
+            for (class, field) in &m.fields {
+                let c = self.a.names.class(class);
+                let f = self.a.names.name(field);
+                set.insert(Region::Field(c, f));
+            }
+            for class in &m.mems {
+                let c = self.a.names.class(class);
+                set.insert(Region::Mem(c));
+            }
+            Some(set)
+        };
+        self.mod_regions.insert(g, r.clone());
+        r
+    }
+
+    /// Whether a call can matter to fact `d` beyond growing S: a fact expression reads what
+    /// the callee may write (`w`), the destination is read by the fact, or an argument is
+    /// (part of) a hit expression.
+    fn call_relevant(&mut self, d: &Fact, w: &RegionSet, dest: Option<E>, args: &[E]) -> bool {
+        let exprs: Vec<E> =
+            d.h.iter()
+                .chain(d.m.iter())
+                .copied()
+                .chain(d.c.iter().map(|c| c.e))
+                .collect();
+        if exprs.iter().any(|e| !self.disjoint(*e, w)) {
+            return true;
+        }
+        if let Some(de) = dest {
+            let dw = self.a.pt(de);
+            if exprs.iter().any(|e| !self.disjoint(*e, &dw)) {
+                return true;
+            }
+        }
+        self.arg_holds_hit(d, args)
+    }
+
+    fn arg_holds_hit(&self, d: &Fact, args: &[E]) -> bool {
+        args.iter().any(|a| {
+            d.hits(*a)
+                || d.h
+                    .iter()
+                    .any(|h| self.a.contains(*h, *a) || self.a.contains(*a, *h))
+        })
+    }
+
+    /// A call applied through what the callee may write: S grows by its pointer-holding MOD
+    /// regions, facts reading them are dropped, the destination gets an unknown value.
+    fn summarise_call(&mut self, d: &Fact, w: &RegionSet, dest: Option<E>) -> Option<Fact> {
+        let mut cur = self.havoc(d, w);
+        if let Some(de) = dest {
+            let u = self.a.mk(EKind::Unknown, &Type::Unknown);
+            cur = self.assign(&cur, de, u)?;
+        }
+        cur.normalize();
+        Some(cur)
     }
 
     /// An expression whose value cannot change while a callee runs: numbers, addresses, and
@@ -1077,6 +1172,8 @@ impl<'p> Engine<'p> {
                 let c = self.next_ctx;
                 self.next_ctx += 1;
                 self.contexts.insert(key, c);
+                let depth = self.ctx_depth.get(&caller_ctx).copied().unwrap_or(0) + 1;
+                self.ctx_depth.insert(c, depth);
                 if !binds.is_empty() {
                     self.bindings.insert(c, (g, binds));
                 }
@@ -1427,13 +1524,51 @@ impl<'p> Engine<'p> {
     ) {
         let dest_e = dest.map(|x| self.tr(func, x));
         let args_e: Vec<E> = args.iter().map(|a| self.tr(func, *a)).collect();
-        let (targets, name): (Vec<FuncId>, Option<String>) = match &callee {
+        let (mut targets, name): (Vec<FuncId>, Option<String>) = match &callee {
             Callee::Direct(n) => (
                 self.prog.resolve(func, n).into_iter().collect(),
                 Some(n.clone()),
             ),
             Callee::Indirect(_) => (self.prog.indirect_targets(args.len()), None),
         };
+        let depth = self.ctx_depth.get(&ctx).copied().unwrap_or(0);
+        if targets.len() > MAX_INDIRECT_TARGETS {
+            // Too many possible targets: like a body-less unknown function.
+            targets.clear();
+        }
+        // A single callee that cannot touch the fact, or one too deep to explore, is applied
+        // through its MOD summary instead of being explored.
+        if let [g] = targets.as_slice() {
+            let g = *g;
+            if let Some(w) = self.mod_regions(g) {
+                let relevant = self.call_relevant(d, &w, dest_e, &args_e);
+                if !relevant || depth >= MAX_CALLEE_DEPTH {
+                    if relevant && self.cfg.unknown_calls_escape && self.arg_holds_hit(d, &args_e) {
+                        let callee = self.prog.function_name(g);
+                        self.refute(
+                            func,
+                            node,
+                            format!(
+                                "it is passed to `{callee}` (not followed this deep): it escapes"
+                            ),
+                        );
+                        return;
+                    }
+                    match self.summarise_call(d, &w, dest_e) {
+                        Some(f) => self.insert_preds(func, node, ctx, f, Prov::Edge(id)),
+                        None => {
+                            let t = self.stmt_text(func, node);
+                            self.refute(func, node, format!("`{t}` contradicts it"));
+                        }
+                    }
+                    return;
+                }
+            } else if depth >= MAX_CALLEE_DEPTH {
+                targets.clear();
+            }
+        } else if depth >= MAX_CALLEE_DEPTH {
+            targets.clear();
+        }
         if targets.is_empty() {
             match self.bodyless_call(d, name.as_deref(), dest_e, &args_e, false) {
                 Ok(f) => self.insert_preds(func, node, ctx, f, Prov::Edge(id)),

@@ -36,6 +36,8 @@ pub trait Program {
     fn indirect_targets(&self, arity: usize) -> Vec<FuncId>;
     fn env(&self) -> &TypeEnv;
     fn classes(&self) -> &TypeClasses;
+    /// What a function may write, transitively (see `regions::ModSet`).
+    fn mod_set(&self, f: FuncId) -> Arc<crate::regions::ModSet>;
     /// Called between worklist steps so a host can abandon a probe (salsa cancellation).
     fn checkpoint(&self) {}
 }
