@@ -623,7 +623,8 @@ impl Inner {
                 lock(&self.settings).config = config.clone();
                 self.compile_exclude();
                 let changed = self.world.set_config(config.clone());
-                if changed && old_exclude != config.exclude {
+                // Before the first indexing, the indexing itself applies `exclude`.
+                if changed && old_exclude != config.exclude && *self.indexed.borrow() {
                     self.reindex().await;
                 }
                 changed

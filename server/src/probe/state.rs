@@ -199,16 +199,49 @@ fn non_pointer_value(a: &Arena, e: E) -> bool {
     matches!(a.ty(e), crate::ir::Type::Int | crate::ir::Type::Float)
 }
 
-/// `Miss(e, d)`: explicitly or implicitly missing.
+/// The pointer an address computation starts from: `p + k`, `p - k` and `&p[k]` point into
+/// the same block as `p` (C has pointer arithmetic; the paper's language does not). A block
+/// referenced by an interior pointer is still referenced.
+pub fn block_root(a: &Arena, mut e: E) -> E {
+    for _ in 0..64 {
+        match *a.kind(e) {
+            EKind::Bin(crate::ir::BinOp::Add | crate::ir::BinOp::Sub, l, r) => {
+                if a.ty(l).is_pointer_like() {
+                    e = l;
+                } else if a.ty(r).is_pointer_like() {
+                    e = r;
+                } else {
+                    return e;
+                }
+            }
+            _ => return e,
+        }
+    }
+    e
+}
+
+/// `Miss(e, d)`: explicitly or implicitly missing (an interior pointer misses when the
+/// pointer it is computed from does).
 pub fn miss(a: &mut Arena, f: &Fact, e: E) -> bool {
-    f.in_miss_set(e) || implicit_miss(a, e, &f.s)
+    if f.in_miss_set(e) || implicit_miss(a, e, &f.s) {
+        return true;
+    }
+    let root = block_root(a, e);
+    root != e && (f.in_miss_set(root) || implicit_miss(a, root, &f.s))
 }
 
 /// `Infeasible(d)`: some expression both hits and misses, or the constraints cannot all hold —
 /// a contradiction.
 pub fn infeasible(a: &mut Arena, f: &Fact) -> bool {
     let h = f.h.clone();
-    h.into_iter().any(|e| miss(a, f, e)) || constraints_unsat(a, f)
+    if h.iter().any(|e| miss(a, f, *e)) || constraints_unsat(a, f) {
+        return true;
+    }
+    // An interior pointer of a hit pointer hits too.
+    f.m.iter().any(|m| {
+        let root = block_root(a, *m);
+        root != *m && f.hits(root)
+    })
 }
 
 /// Whether the constraints on some expression cannot hold together (integer intervals,
