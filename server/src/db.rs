@@ -560,47 +560,36 @@ pub struct Finding {
     pub transfers: u32,
 }
 
-/// The verdict of probe `index` of function `f`.
+/// The verdict of probe `index` of function `f`, placed in its file: the engine result of
+/// [`probe_outcome`] with line and column numbers. When an edit only moves the function, this
+/// cheap placement runs again, not the probe.
 #[salsa::tracked(returns(clone))]
 pub fn probe_verdict<'db>(db: &'db dyn Db, f: Function<'db>, index: u32) -> Arc<Finding> {
     let probes = function_probes(db, f);
     let Some(site) = probes.get(index as usize) else {
         return Arc::new(internal_finding(db, f, "probe index out of range"));
     };
-    let program = DbProgram::new(db);
-    let Some(func) = program.index_of(f) else {
-        return Arc::new(internal_finding(db, f, "function not in the workspace"));
-    };
-    let c = db.settings().config(db);
-    let cfg = EngineConfig {
-        max_transfers: c.budget.transfers,
-        max_regions: c.budget.regions,
-        unknown_calls_escape: c.unknown_calls_escape,
-        lifo: c.worklist_lifo,
-    };
-    // A bug in the engine must cost one verdict, not the session.
-    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        probe::run_probe(&program, func, site, cfg)
-    }));
-    let result = match run {
-        Ok(r) => r,
-        Err(payload) => {
-            if payload.is::<salsa::Cancelled>() {
-                std::panic::resume_unwind(payload);
-            }
-            let msg = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic".into());
-            return Arc::new(Finding {
-                reason: Some("internal-error".into()),
-                message: format!("unproved (internal error: {msg})"),
-                ..internal_finding(db, f, "")
-            });
+    match probe_outcome(db, f, index).as_ref() {
+        Ok(result) => {
+            let program = DbProgram::new(db);
+            Arc::new(make_finding(db, &program, f, site, result.clone()))
         }
-    };
-    Arc::new(make_finding(db, &program, f, site, result))
+        Err(ProbeFailure::Missing(why)) => Arc::new(internal_finding(db, f, why)),
+        Err(ProbeFailure::Panic(msg)) => Arc::new(Finding {
+            reason: Some("internal-error".into()),
+            message: format!("unproved (internal error: {msg})"),
+            ..internal_finding(db, f, "")
+        }),
+    }
+}
+
+/// Why a probe has no engine result.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ProbeFailure {
+    /// The probe or its function does not exist (a stale index).
+    Missing(&'static str),
+    /// The engine panicked: one verdict is lost, not the session.
+    Panic(String),
 }
 
 fn internal_finding(db: &dyn Db, f: Function<'_>, why: &str) -> Finding {
@@ -799,24 +788,23 @@ impl Database {
     }
 }
 
-/// The engine's result for probe `index` of `f`, before it is placed in the file: `Err` holds
-/// the message of an internal error (a panic in the engine). It reads no line index and no
-/// function start, so an edit elsewhere in the file (which moves this function, or changes
-/// the file's line starts) does not re-run the probe; only edits to what its exploration read
-/// do. The language server builds its findings from it ([`placed_verdict`]).
+/// The engine's result for probe `index` of `f`, before it is placed in the file. It reads
+/// no line index and no function start, so an edit elsewhere in the file (which moves this
+/// function, or changes the file's line starts) does not re-run the probe; only edits to what
+/// its exploration read do.
 #[salsa::tracked(returns(clone))]
 pub fn probe_outcome<'db>(
     db: &'db dyn Db,
     f: Function<'db>,
     index: u32,
-) -> Arc<Result<probe::ProbeResult, String>> {
+) -> Arc<Result<probe::ProbeResult, ProbeFailure>> {
     let probes = function_probes(db, f);
     let Some(site) = probes.get(index as usize) else {
-        return Arc::new(Err("probe index out of range".into()));
+        return Arc::new(Err(ProbeFailure::Missing("probe index out of range")));
     };
     let program = DbProgram::new(db);
     let Some(func) = program.index_of(f) else {
-        return Arc::new(Err("function not in the workspace".into()));
+        return Arc::new(Err(ProbeFailure::Missing("function not in the workspace")));
     };
     let c = db.settings().config(db);
     let cfg = EngineConfig {
@@ -825,7 +813,7 @@ pub fn probe_outcome<'db>(
         unknown_calls_escape: c.unknown_calls_escape,
         lifo: c.worklist_lifo,
     };
-    // As in `probe_verdict`: a bug in the engine costs one verdict, not the session.
+    // A bug in the engine must cost one verdict, not the session.
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         probe::run_probe(&program, func, site, cfg)
     }));
@@ -835,49 +823,15 @@ pub fn probe_outcome<'db>(
             if payload.is::<salsa::Cancelled>() {
                 std::panic::resume_unwind(payload);
             }
-            Err(payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic".into()))
+            Err(ProbeFailure::Panic(
+                payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".into()),
+            ))
         }
     })
-}
-
-/// The same [`Finding`] as [`probe_verdict`], built from [`probe_outcome`]: when only
-/// positions moved, only this placement runs again, not the probe.
-pub fn placed_verdict(db: &dyn Db, f: Function<'_>, index: u32) -> Arc<Finding> {
-    let probes = function_probes(db, f);
-    let Some(site) = probes.get(index as usize) else {
-        return Arc::new(internal_finding(db, f, "probe index out of range"));
-    };
-    match probe_outcome(db, f, index).as_ref() {
-        Ok(result) => {
-            let program = DbProgram::new(db);
-            Arc::new(make_finding(db, &program, f, site, result.clone()))
-        }
-        Err(msg) if msg == "probe index out of range" || msg == "function not in the workspace" => {
-            Arc::new(internal_finding(db, f, msg))
-        }
-        Err(msg) => Arc::new(Finding {
-            reason: Some("internal-error".into()),
-            message: format!("unproved (internal error: {msg})"),
-            ..internal_finding(db, f, "")
-        }),
-    }
-}
-
-/// [`file_findings`] built from [`placed_verdict`] (what the language server publishes).
-#[salsa::tracked(returns(clone))]
-pub fn file_findings_placed(db: &dyn Db, file: SourceFile) -> Arc<Vec<Arc<Finding>>> {
-    let mut out = Vec::new();
-    for f in file_functions(db, file) {
-        let n = function_probes(db, *f).len();
-        for i in 0..n {
-            out.push(placed_verdict(db, *f, i as u32));
-        }
-    }
-    Arc::new(out)
 }
 
 #[cfg(test)]

@@ -1149,21 +1149,3 @@ fn a_panic_inside_a_probe_is_an_unproved_verdict_not_a_crash() {
         c.shutdown().await;
     });
 }
-
-/// The server publishes `db::file_findings_placed` (probe results that survive moves), the CLI
-/// prints `db::file_findings`: they must agree on every fixture.
-#[test]
-fn editor_findings_are_the_cli_findings() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-fixtures");
-    let files = reductio::files::discover(&[root], &[]).unwrap();
-    assert!(files.len() > 40);
-    for path in files {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let mut database = Database::new(Config::default());
-        let file = database.add_file(path.clone(), text);
-        let d: &dyn Db = &database;
-        let cli = db::file_findings(d, file);
-        let editor = db::file_findings_placed(d, file);
-        assert_eq!(cli, editor, "{}", path.display());
-    }
-}

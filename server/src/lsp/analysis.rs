@@ -78,7 +78,7 @@ impl<'a> Texts<'a> {
 /// = the trace, allocation first.
 pub fn file_diagnostics(db: &Database, ctx: &FileCtx) -> Vec<Diagnostic> {
     let d: &dyn Db = db;
-    let findings = db::file_findings_placed(d, ctx.file);
+    let findings = db::file_findings(d, ctx.file);
     let texts = Texts::new(db);
     findings
         .iter()
@@ -150,7 +150,7 @@ pub fn probes_at(db: &Database, file: SourceFile, offset: u32, whole_line: bool)
         for (k, site) in db::function_probes(d, *f).iter().enumerate() {
             let range = site.range.shifted(start);
             let hit = || Hit {
-                finding: db::placed_verdict(d, *f, k as u32),
+                finding: db::probe_verdict(d, *f, k as u32),
                 range,
             };
             if range.start <= offset && offset <= range.end {
@@ -269,7 +269,7 @@ pub fn code_actions(
     let mut out = Vec::new();
     let pos = convert::position(text, &index, start, ctx.enc);
     let args = vec![json!(ctx.uri.as_str()), json!(pos)];
-    let findings = db::file_findings_placed(d, ctx.file);
+    let findings = db::file_findings(d, ctx.file);
     let texts = Texts::new(db);
     let tree = db::parsed(d, ctx.file);
     for f in findings.iter().filter(|f| f.verdict == VerdictKind::Leak) {
