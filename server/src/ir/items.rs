@@ -260,13 +260,8 @@ impl<'a> Collector<'a> {
             if budget == 0 || depth > MAX_ITEM_DEPTH {
                 return;
             }
-            let misparsed = k.kind() == "function_definition"
-                && k.child_by_field_name("declarator")
-                    .filter(|d| d.kind() == "function_declarator")
-                    .and_then(|d| d.child_by_field_name("declarator"))
-                    .is_some_and(|name| {
-                        matches!(text(name, self.src), "if" | "while" | "for" | "switch")
-                    });
+            let misparsed =
+                k.kind() == "function_definition" && keyword_name(k, self.src).is_some();
             if k.kind() == "function_definition" && !misparsed {
                 // Its own body is searched when it is collected.
                 self.function(k, None);
@@ -524,6 +519,27 @@ fn is_if_zero(node: Node, src: &[u8]) -> bool {
 fn has_missing(node: Node) -> bool {
     let mut cursor = node.walk();
     node.children(&mut cursor).any(|c| c.is_missing())
+}
+
+/// The keyword a function definition found in a body is named after, when it is really a
+/// control statement (`else if (c) { … }` behind `#if`; `MACRO(x)⏎if (c) { … }`). A
+/// parenthesized operand nests one `function_declarator` per operand
+/// (`if ((a) || (b))`): the name is the innermost one's.
+pub(crate) fn keyword_name<'s>(def: Node, src: &'s [u8]) -> Option<&'s str> {
+    let mut d = def.child_by_field_name("declarator")?;
+    if d.kind() != "function_declarator" {
+        return None;
+    }
+    for _ in 0..64 {
+        let inner = d.child_by_field_name("declarator")?;
+        if inner.kind() == "function_declarator" {
+            d = inner;
+            continue;
+        }
+        let t = text(inner, src);
+        return matches!(t, "if" | "while" | "for" | "switch").then_some(t);
+    }
+    None
 }
 
 pub(crate) fn find_function_declarator(mut node: Node) -> Option<Node> {

@@ -33,7 +33,10 @@
 //!   unreachable code, then the exit.
 
 use super::Node as IrNode;
-use super::items::{FunctionSource, GlobalItem, char_literal_value, find_function_declarator};
+use super::items::{
+    FunctionSource, GlobalItem, char_literal_value, find_function_declarator, keyword_name,
+};
+use super::repair::{Repairs, repair_function};
 use super::types::{
     FnSig, StructDef, Type, TypeEnv, adjust_param_type, base_type, declarator_type,
     is_builtin_integer_typedef, parse_int_literal, text, type_descriptor,
@@ -165,14 +168,24 @@ pub struct LowerContext<'a> {
 pub fn lower_function(source: &FunctionSource, ctx: &LowerContext) -> FunctionIr {
     // Comments become spaces (same offsets): no comment node can then stand where the
     // lowering expects a statement or an expression.
-    let text = crate::syntax::blank_comments(&source.text);
-    let tree = crate::syntax::parse(&text, None);
+    let blanked = crate::syntax::blank_comments(&source.text);
+    let first = crate::syntax::parse(&blanked, None);
+    // Macro misparses are repaired in the text first (same offsets): see `repair`.
+    let repaired = repair_function(&blanked, &first, &|name| ctx.env.globals.contains_key(name));
+    let (text, tree, repairs) = match repaired {
+        Some(r) => (std::borrow::Cow::Owned(r.text), r.tree, r.repairs),
+        None => (blanked, first, Repairs::default()),
+    };
     let src = text.as_bytes();
     let mut b = Builder::new(&source.name, ctx, src);
+    b.repairs = repairs;
     b.sig = resolve_sig(ctx.env, &source.sig);
     let def = find_definition(tree.root_node());
     match def {
-        Some(def) => b.lower_definition(def),
+        Some(def) => {
+            b.lower_definition(def);
+            b.report_unattached_elses();
+        }
         None => {
             b.start();
             let range = TextRange::new(0, src.len() as u32);
@@ -233,7 +246,7 @@ fn resolve_sig(env: &TypeEnv, sig: &FnSig) -> FnSig {
     }
 }
 
-fn find_definition(root: Node) -> Option<Node> {
+pub(super) fn find_definition(root: Node) -> Option<Node> {
     let mut stack = vec![root];
     let mut budget = 10_000;
     while let Some(n) = stack.pop() {
@@ -286,6 +299,26 @@ struct SwitchCtx {
 /// (scope id, locals declared so far) of every open scope, outermost first.
 type ScopeChain = Vec<(u32, Vec<LocalId>)>;
 
+/// One branch of an `#if` chain in a body.
+struct PpBranch<'t> {
+    kids: Vec<Node<'t>>,
+    /// An `#if 0` branch.
+    dead: bool,
+    /// Begins with a detached `else` (see `repair`).
+    leading_else: bool,
+    /// Ends with an `if` statement followed by a detached `else`.
+    trailing_else: bool,
+}
+
+/// Where the innermost `if` of a chain without an `else` continues when its condition fails.
+enum ElseFrom<'b, 't> {
+    Nothing,
+    Target(NodeId),
+    /// The leading `else` statements of these `#if` branches (and whether there is an
+    /// `#else`).
+    Branches(&'b [PpBranch<'t>], bool),
+}
+
 struct PendingGoto {
     from: NodeId,
     label: String,
@@ -325,6 +358,10 @@ struct Builder<'a> {
     opaque_regions: Vec<(TextRange, NodeId, ScopeChain)>,
     /// `goto *e`: (the opaque node, scopes open there, range); it jumps to every label.
     computed_gotos: Vec<(NodeId, ScopeChain, TextRange)>,
+    /// What `repair` rewrote in the text.
+    repairs: Repairs,
+    /// Detached `else`s (see `Repairs`) attached to their `if`, or in dead code.
+    consumed_elses: FxHashSet<u32>,
 }
 
 /// A node under construction (edges are added as we go; preds are computed at the end).
@@ -362,6 +399,8 @@ impl<'a> Builder<'a> {
             temps: vec![],
             opaque_regions: vec![],
             computed_gotos: vec![],
+            repairs: Repairs::default(),
+            consumed_elses: FxHashSet::default(),
         }
     }
 
@@ -956,9 +995,246 @@ impl<'a> Builder<'a> {
                 i += 2;
                 continue;
             }
+            // An `else` that a preprocessor line separates from its `if` (see `repair`).
+            if !self.repairs.detached_elses.is_empty()
+                && self.depth < MAX_DEPTH
+                && let Some(&next) = kids.get(i + 1)
+            {
+                self.depth += 1;
+                let attached = match k.kind() {
+                    "if_statement" if matches!(next.kind(), "preproc_if" | "preproc_ifdef") => {
+                        self.if_then_preproc_else(k, next)
+                    }
+                    "preproc_if" | "preproc_ifdef" => self.preproc_if_then_else(k, next),
+                    _ => false,
+                };
+                self.depth -= 1;
+                if attached {
+                    i += 2;
+                    continue;
+                }
+            }
             self.stmt(k);
             i += 1;
         }
+    }
+
+    /// The branches of `#if … #elif … #else … #endif` (`p`), and whether there is an `#else`.
+    fn preproc_branch_list<'t>(&self, p: Node<'t>) -> (Vec<PpBranch<'t>>, bool) {
+        let mut out = Vec::new();
+        let mut has_else = false;
+        let mut branch = Some(p);
+        while let Some(b) = branch {
+            if out.len() > 1000 {
+                break;
+            }
+            if b.kind() == "preproc_else" {
+                has_else = true;
+            }
+            let alternative = b.child_by_field_name("alternative");
+            let head = b
+                .child_by_field_name("condition")
+                .or_else(|| b.child_by_field_name("name"))
+                .or_else(|| b.child(0));
+            let start = head.map_or(b.start_byte(), |h| h.end_byte()) as u32;
+            let end = alternative.map_or(b.end_byte(), |a| a.start_byte()) as u32;
+            let skip = [
+                b.child_by_field_name("condition"),
+                b.child_by_field_name("name"),
+                alternative,
+            ];
+            let mut c = b.walk();
+            let kids: Vec<Node<'t>> = b
+                .named_children(&mut c)
+                .filter(|k| !skip.contains(&Some(*k)))
+                .collect();
+            let leading_else = kids
+                .first()
+                .is_some_and(|k| self.has_detached_else(start, k.start_byte() as u32));
+            let trailing_else = kids.last().is_some_and(|k| {
+                k.kind() == "if_statement"
+                    && innermost_if_lacks_else(*k)
+                    && self.has_detached_else(k.end_byte() as u32, end)
+            });
+            out.push(PpBranch {
+                kids,
+                dead: is_if_zero(b, self.src),
+                leading_else,
+                trailing_else,
+            });
+            branch = alternative;
+        }
+        (out, has_else)
+    }
+
+    fn has_detached_else(&self, from: u32, to: u32) -> bool {
+        let v = &self.repairs.detached_elses;
+        let k = v.partition_point(|&o| o < from);
+        k < v.len() && v[k] < to
+    }
+
+    fn consume_elses(&mut self, range: TextRange) {
+        let v = &self.repairs.detached_elses;
+        let k = v.partition_point(|&o| o < range.start);
+        for &o in v[k..].iter().take_while(|&&o| o < range.end) {
+            self.consumed_elses.insert(o);
+        }
+    }
+
+    /// A detached `else` the lowering could not attach to an `if`: its branch was lowered
+    /// as a plain statement of its `#if` branch.
+    fn report_unattached_elses(&mut self) {
+        let elses = self.repairs.detached_elses.clone();
+        for o in elses {
+            if !self.consumed_elses.contains(&o) {
+                self.fallback(
+                    TextRange::new(o, o + 4),
+                    "`else` separated from its `if` by a preprocessor line: not attached",
+                );
+            }
+        }
+    }
+
+    /// `if (a) {…}⏎#ifdef X⏎else {…}⏎#endif`: in the configurations whose branch begins with
+    /// the `else`, its statement is the `if`'s else branch; in the others the `if` has none.
+    /// The rest of each branch follows the `if`.
+    fn if_then_preproc_else(&mut self, if_node: Node, pp: Node) -> bool {
+        let (branches, has_else) = self.preproc_branch_list(pp);
+        if !branches.iter().any(|b| !b.dead && b.leading_else) || !innermost_if_lacks_else(if_node)
+        {
+            return false;
+        }
+        self.if_stmt_with(if_node, ElseFrom::Branches(&branches, has_else));
+        let rest: Vec<(bool, Vec<Node>)> = branches
+            .iter()
+            .map(|b| {
+                let skip = usize::from(b.leading_else);
+                (b.dead, b.kids.iter().skip(skip).copied().collect())
+            })
+            .collect();
+        self.preproc_choice(TextRange::of_node(&pp), &rest, has_else);
+        self.consume_elses(TextRange::of_node(&pp));
+        true
+    }
+
+    /// `#ifdef X⏎if (a) {…} else⏎#endif⏎S`: in the configurations whose branch ends with the
+    /// `else`, `S` is the `if`'s else branch; in the others `S` follows the branch.
+    fn preproc_if_then_else(&mut self, pp: Node, next: Node) -> bool {
+        let (branches, has_else) = self.preproc_branch_list(pp);
+        if !branches.iter().any(|b| !b.dead && b.trailing_else) {
+            return false;
+        }
+        let range = TextRange::of_node(&pp);
+        let next_range = TextRange::of_node(&next);
+        let start = self.ensure_reachable_point(range);
+        let entry = self.join(TextRange::new(next_range.start, next_range.start));
+        let end = self.join(TextRange::new(next_range.end, next_range.end));
+        for b in &branches {
+            if b.dead {
+                continue;
+            }
+            self.cur = Some(start);
+            match b.kids.split_last() {
+                Some((last, init)) if b.trailing_else => {
+                    self.stmt_list(init);
+                    self.if_stmt_with(*last, ElseFrom::Target(entry));
+                    self.jump_to(end);
+                }
+                _ => {
+                    self.stmt_list(&b.kids);
+                    self.jump_to(entry);
+                }
+            }
+        }
+        if !has_else {
+            self.link(start, entry);
+        }
+        self.cur = Some(entry);
+        self.stmt(next);
+        self.jump_to(end);
+        self.cur = Some(end);
+        self.consume_elses(range);
+        true
+    }
+
+    /// One of `branches` runs (dead ones never; none of them when there is no `#else`), in the
+    /// enclosing scope. Nothing when they are all empty.
+    fn preproc_choice(&mut self, range: TextRange, branches: &[(bool, Vec<Node>)], has_else: bool) {
+        if branches.iter().all(|(dead, kids)| *dead || kids.is_empty()) {
+            return;
+        }
+        let start = self.ensure_reachable_point(range);
+        let join = self.join(TextRange::new(range.end, range.end));
+        for (dead, kids) in branches {
+            if *dead {
+                continue;
+            }
+            self.cur = Some(start);
+            self.stmt_list(kids);
+            self.jump_to(join);
+        }
+        if !has_else {
+            self.link(start, join);
+        }
+        self.cur = Some(join);
+    }
+
+    /// A statement macro that had no `;` (`FREE_AND_NULL(s)`, `CHECK_COMPAT(buf)⏎if …`,
+    /// `LIBXML_TEST_VERSION⏎for …`), given one by `repair`. Unlike a call, a macro can assign
+    /// its arguments or jump: `M(args)` is the call only when the library model names `M` (a
+    /// configured allocator or deallocator), and otherwise opaque, reading its arguments. A
+    /// bare `M` is what `M;` is: a name read for nothing.
+    fn statement_macro(&mut self, n: Node) {
+        let range = TextRange::of_node(&n);
+        let Some(e) = n.named_child(0) else {
+            return;
+        };
+        if e.kind() != "call_expression" || has_syntax_error(e) {
+            return self.effect(e);
+        }
+        let callee = e.child_by_field_name("function");
+        let name = callee.map(|c| text(c, self.src)).unwrap_or_default();
+        let lib = self.ctx.lib;
+        let modelled = callee.is_some_and(|c| c.kind() == "identifier")
+            && (lib.allocators.contains_key(name) || lib.deallocators.contains_key(name));
+        if modelled {
+            return self.effect(e);
+        }
+        let name = name.to_string();
+        self.fallback(
+            range,
+            format!("statement macro `{name}(…)` without `;`: not understood"),
+        );
+        let reads = match e.child_by_field_name("arguments") {
+            Some(a) => self.reads_in(a),
+            None => vec![],
+        };
+        self.emit(
+            StmtKind::Opaque {
+                reason: format!("statement macro `{name}`"),
+                reads,
+            },
+            range,
+        );
+    }
+
+    /// `M( stmt; )` rewritten to a block by `repair` (`SimulateIOError( return X; )`,
+    /// `MUTEX_LOGIC( sqlite3_mutex *m; )`): the statements may run or not, like an `#if` branch,
+    /// and their declarations belong to the enclosing block.
+    fn macro_block(&mut self, block: Node, name: &str, at: u32) {
+        let range = TextRange::new(at, block.end_byte() as u32);
+        self.fallback(
+            range,
+            format!(
+                "statement macro `{name}` with statements as its argument: they may run or not"
+            ),
+        );
+        let start = self.ensure_reachable_point(range);
+        let join = self.join(TextRange::new(range.end, range.end));
+        self.block_items(block);
+        self.jump_to(join);
+        self.link(start, join);
+        self.cur = Some(join);
     }
 
     /// `goto *e;` may jump to any label of the function (whose address `&&label` was taken).
@@ -997,10 +1273,17 @@ impl<'a> Builder<'a> {
         let range = TextRange::of_node(&n);
         match n.kind() {
             "compound_statement" => {
+                if let Some((name, at)) = self.repairs.macro_blocks.get(&range.start).cloned() {
+                    self.macro_block(n, &name, at);
+                    return;
+                }
                 self.push_scope();
                 self.block_items(n);
                 let end = TextRange::new(range.end.saturating_sub(1), range.end);
                 self.pop_scope(end);
+            }
+            "expression_statement" if self.repairs.statement_macros.contains(&range.start) => {
+                self.statement_macro(n)
             }
             "expression_statement" => {
                 if has_syntax_error(n) {
@@ -1083,7 +1366,7 @@ impl<'a> Builder<'a> {
                     self.stmt(k);
                 }
             }
-            "function_definition" => match misparsed_keyword(n, self.src) {
+            "function_definition" => match keyword_name(n, self.src) {
                 Some(keyword) => self.misparsed_control_statement(n, keyword),
                 None => {
                     // A nested function (GNU C), or a function swallowed by braces split
@@ -1232,6 +1515,8 @@ impl<'a> Builder<'a> {
                 self.cur = Some(start);
                 self.preproc_body(b);
                 self.jump_to(join);
+            } else {
+                self.consume_elses(TextRange::of_node(&b));
             }
             branch = b.child_by_field_name("alternative");
         }
@@ -1255,11 +1540,9 @@ impl<'a> Builder<'a> {
             Some(t) if t.kind() == "macro_type_specifier" => self.reads_in(t),
             _ => vec![],
         };
-        if let Some(params) = n
-            .child_by_field_name("declarator")
-            .and_then(|d| d.child_by_field_name("parameters"))
-        {
-            for r in self.reads_in(params) {
+        // The declarator holds the condition (one nested declarator per parenthesized operand).
+        if let Some(declarator) = n.child_by_field_name("declarator") {
+            for r in self.reads_in(declarator) {
                 if !reads.contains(&r) {
                     reads.push(r);
                 }
@@ -1592,6 +1875,11 @@ impl<'a> Builder<'a> {
     }
 
     fn if_stmt(&mut self, n: Node) {
+        self.if_stmt_with(n, ElseFrom::Nothing);
+    }
+
+    /// An `if` (chain); the innermost `if` without an `else` gets `else_from` as its else.
+    fn if_stmt_with(&mut self, n: Node, else_from: ElseFrom) {
         // else-if chains are walked iteratively: they can be thousands long.
         let mut cur_if = n;
         let mut joins: Vec<NodeId> = Vec::new();
@@ -1634,7 +1922,27 @@ impl<'a> Builder<'a> {
                     self.stmt(a);
                     self.jump_to(join);
                 }
-                None => self.jump_to(join),
+                None => match &else_from {
+                    ElseFrom::Nothing => self.jump_to(join),
+                    ElseFrom::Target(target) => self.jump_to(*target),
+                    ElseFrom::Branches(branches, has_else) => {
+                        let f = self.cur;
+                        let mut falls_through = !has_else;
+                        for b in branches.iter().filter(|b| !b.dead) {
+                            if let (true, Some(body)) = (b.leading_else, b.kids.first()) {
+                                self.cur = f;
+                                self.stmt(*body);
+                                self.jump_to(join);
+                            } else {
+                                falls_through = true;
+                            }
+                        }
+                        if falls_through {
+                            self.cur = f;
+                            self.jump_to(join);
+                        }
+                    }
+                },
             }
             break;
         }
@@ -3549,16 +3857,28 @@ fn last_named(n: Node) -> Option<Node> {
     }
 }
 
-/// The keyword a function definition found in a body is named after, when it is really a
-/// control statement (`else if (c) { … }` behind `#if`; `MACRO(x)⏎if (c) { … }`).
-fn misparsed_keyword<'s>(def: Node, src: &'s [u8]) -> Option<&'s str> {
-    let d = def.child_by_field_name("declarator")?;
-    if d.kind() != "function_declarator" {
-        return None;
+/// Whether the last `if` of an else-if chain has no `else`.
+fn innermost_if_lacks_else(mut n: Node) -> bool {
+    loop {
+        let Some(alt) = n.child_by_field_name("alternative") else {
+            return true;
+        };
+        let inner = if alt.kind() == "else_clause" {
+            alt.named_child(0)
+        } else {
+            Some(alt)
+        };
+        match inner {
+            Some(i) if i.kind() == "if_statement" => n = i,
+            _ => return false,
+        }
     }
-    let name = d.child_by_field_name("declarator")?;
-    let t = text(name, src);
-    matches!(t, "if" | "while" | "for" | "switch").then_some(t)
+}
+
+fn is_if_zero(b: Node, src: &[u8]) -> bool {
+    b.kind() == "preproc_if"
+        && b.child_by_field_name("condition")
+            .is_some_and(|c| text(c, src).trim() == "0")
 }
 
 /// The ERROR of a GNU case range: `case 1 ... 5:` parses as `case 1` ERROR(`... 5`), and

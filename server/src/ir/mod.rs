@@ -10,6 +10,7 @@
 mod items;
 mod lower;
 mod print;
+mod repair;
 pub mod types;
 
 pub use items::{FileItems, FunctionItem, FunctionSource, GlobalItem, ItemStats, collect_items};
