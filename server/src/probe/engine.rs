@@ -1786,6 +1786,10 @@ impl<'p> Engine<'p> {
             note: format!("allocated by `{allocator}`"),
         });
         let mut pending_callers: Vec<Option<SlotId>> = Vec::new();
+        // The allocation path is the chain of returns that carries the block out of the
+        // allocating function; once the block is passed into another call, later returns
+        // are part of the trace only.
+        let mut collecting = true;
         let mut cur = slot;
         let mut steps = 0;
         loop {
@@ -1806,7 +1810,9 @@ impl<'p> Engine<'p> {
                     let name = self.slots[cur as usize].func;
                     let callee = self.prog.function_name(name);
                     let loc = self.loc(self.probe_func, self.probe_node);
-                    allocation_calls.push(loc.clone());
+                    if collecting {
+                        allocation_calls.push(loc.clone());
+                    }
                     trace.push(TraceStep {
                         loc,
                         note: format!("returned from `{callee}`"),
@@ -1826,7 +1832,9 @@ impl<'p> Engine<'p> {
                         (t.func, t.node)
                     };
                     let loc = self.loc(cf, cn);
-                    allocation_calls.push(loc.clone());
+                    if collecting {
+                        allocation_calls.push(loc.clone());
+                    }
                     trace.push(TraceStep {
                         loc,
                         note: format!("returned from `{callee}`"),
@@ -1846,6 +1854,7 @@ impl<'p> Engine<'p> {
                         note: format!("passed to `{callee}`"),
                     });
                     pending_callers.push(caller);
+                    collecting = false;
                     cur = entry;
                 }
             }
