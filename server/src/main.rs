@@ -1,9 +1,8 @@
 //! The `reductio` command line: `serve`, `check`, `prove`, `ir`.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use rayon::prelude::*;
 use reductio::config::Config;
-use reductio::db::{self, Database, Db, Finding, SourceFile, VerdictKind};
+use reductio::db::{self, Database, Db, Finding, VerdictKind};
 use reductio::ir::{Notation, write_function_with};
 use reductio::report::{self, Summary};
 use std::io::IsTerminal;
@@ -135,78 +134,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// Load files into a fresh database; invalid UTF-8 is reported and replaced.
-fn load(config: Config, files: &[PathBuf]) -> Result<(Database, Vec<SourceFile>), String> {
-    let mut database = Database::new(config);
-    let mut inputs = Vec::new();
-    for path in files {
-        let (text, lossy) = reductio::files::read_source(path)?;
-        if lossy {
-            eprintln!(
-                "reductio: {} is not valid UTF-8; invalid bytes were replaced",
-                path.display()
-            );
-        }
-        inputs.push(database.add_file(path.clone(), text));
-    }
-    Ok((database, inputs))
-}
-
-/// Run every probe of `files` in parallel; findings in source order.
-fn run_probes(
-    database: &Database,
-    files: &[SourceFile],
-    jobs: Option<usize>,
-) -> Result<(Vec<Arc<Finding>>, usize), String> {
-    let db: &dyn Db = database;
-    let mut work: Vec<(usize, usize, u32)> = Vec::new();
-    let mut functions = 0;
-    for (i, file) in files.iter().enumerate() {
-        for (j, f) in db::file_functions(db, *file).iter().enumerate() {
-            functions += 1;
-            for k in 0..db::function_probes(db, *f).len() {
-                work.push((i, j, k as u32));
-            }
-        }
-    }
-    let bar = if std::io::stderr().is_terminal() && work.len() > 200 {
-        let b = indicatif::ProgressBar::new(work.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} probes {elapsed}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        Some(b)
-    } else {
-        None
-    };
-    let mut builder = rayon::ThreadPoolBuilder::new().stack_size(32 << 20);
-    if let Some(n) = jobs {
-        builder = builder.num_threads(n.max(1));
-    }
-    let pool = builder.build().map_err(|e| e.to_string())?;
-    // A database handle is Send but not Sync: each worker clones its own from behind a lock.
-    let shared = std::sync::Mutex::new(database.clone());
-    let findings: Vec<Arc<Finding>> = pool.install(|| {
-        work.par_iter()
-            .map_init(
-                || shared.lock().map(|d| d.clone()).unwrap_or_default(),
-                |db, &(i, j, k)| {
-                    let f = db::file_functions(db, files[i])[j];
-                    let r = db::probe_verdict(db, f, k);
-                    if let Some(b) = &bar {
-                        b.inc(1);
-                    }
-                    r
-                },
-            )
-            .collect()
-    });
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    Ok((findings, functions))
-}
-
 fn config_for(explicit: Option<&Path>, first: &Path) -> Result<Config, String> {
     match explicit {
         Some(p) => reductio::files::load_config(p),
@@ -239,8 +166,9 @@ fn check_command(
         cfg.budget.transfers = b;
     }
     let files = reductio::files::discover(&paths, &cfg.exclude)?;
-    let (database, inputs) = load(cfg, &files)?;
-    let (findings, functions) = run_probes(&database, &inputs, jobs)?;
+    let (database, inputs) = reductio::batch::load(cfg, &files)?;
+    let (findings, functions) =
+        reductio::batch::run_probes(&database, &inputs, jobs, std::io::stderr().is_terminal())?;
     let mut summary = Summary {
         files: inputs.len(),
         functions,
@@ -315,7 +243,7 @@ fn prove_command(location: &str, format: ProveFormat) -> Result<ExitCode, String
     files.retain(|p| std::fs::canonicalize(p).ok() != canonical);
     files.sort();
     files.insert(0, file.clone());
-    let (database, inputs) = load(cfg, &files)?;
+    let (database, inputs) = reductio::batch::load(cfg, &files)?;
     let db: &dyn Db = &database;
     let target = inputs[0];
     let mut verdicts: Vec<Arc<Finding>> = Vec::new();
