@@ -82,6 +82,18 @@ fn main() {
         costs.last().copied().unwrap_or(0),
         100.0 * budget as f64 / findings.len().max(1) as f64
     );
+    for f in findings.iter().filter(|f| f.verdict == VerdictKind::Leak) {
+        println!(
+            "leak {}:{} in {}: {}",
+            f.loc.file.display(),
+            f.loc.line,
+            f.loc.function,
+            f.message
+        );
+        for s in &f.trace {
+            println!("    {}:{}: {}", s.loc.file.display(), s.loc.line, s.note);
+        }
+    }
     if let Ok(status) = std::fs::read_to_string("/proc/self/status")
         && let Some(l) = status.lines().find(|l| l.starts_with("VmHWM"))
     {
