@@ -1,0 +1,189 @@
+-- Against the real `reductio serve` (REDUCTIO_BIN): diagnostics with their trace,
+-- :ReductioProve on a leaking and on a safe line, :ReductioTrace into the quickfix list, and
+-- :checkhealth with the server running.
+local T = dofile(vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2)) .. '/harness.lua')
+local BIN = assert(os.getenv('REDUCTIO_BIN'), 'REDUCTIO_BIN is not set')
+vim.g.reductio_path = BIN
+local reductio = require('reductio')
+
+local LEAK = T.fixtures .. '/error-path-leak.c'
+local OK = T.fixtures .. '/error-path-ok.c'
+local LEAK_LINE = T.line_of(LEAK, 'return -1;                              // expect: leak copy')
+local OK_LINE = T.line_of(OK, 'return sum;')
+local TIMEOUT = 20000
+
+--- Opens `file`, waits until reductio is attached and initialized; returns the client.
+local function open(file)
+  vim.cmd.edit(vim.fn.fnameescape(file))
+  local client
+  T.wait(TIMEOUT, function()
+    client = reductio.client()
+    return client ~= nil and client.initialized
+  end, 'reductio to attach to ' .. vim.fs.basename(file) .. ' (server stderr is in the LSP log)')
+  return client
+end
+
+local function reductio_diagnostics(bufnr)
+  return vim.tbl_filter(function(d)
+    return d.source == 'reductio'
+  end, vim.diagnostic.get(bufnr or 0))
+end
+
+--- Runs :ReductioProve at `line`:`col` (1-based) and waits for the answer.
+local function prove_at(line, col)
+  vim.api.nvim_win_set_cursor(0, { line, col - 1 })
+  local before = reductio.last
+  T.notes = {}
+  vim.cmd('ReductioProve')
+  T.wait(TIMEOUT, function()
+    return reductio.last ~= before
+  end, 'the reductio/prove answer')
+  return T.notes[#T.notes], reductio.last.verdicts
+end
+
+T.test('the leaking fixture gets a diagnostic whose related information is the trace', function()
+  local client = open(LEAK)
+  T.eq(client.name, 'reductio')
+  T.eq(client.config.cmd, { BIN, 'serve' })
+  T.wait(TIMEOUT, function()
+    return #reductio_diagnostics() > 0
+  end, 'leak diagnostics')
+  local diags = reductio_diagnostics()
+  T.eq(#diags, 1, 'one leak')
+  local d = diags[1]
+  T.eq(d.lnum + 1, LEAK_LINE)
+  T.eq(d.code, 'return-local')
+  T.eq(d.severity == vim.diagnostic.severity.WARN or d.severity == vim.diagnostic.severity.ERROR, true, 'warning or error')
+  T.match(d.message, 'leaks: the last reference `copy` is lost here')
+  local related = d.user_data.lsp.relatedInformation
+  T.eq(vim.tbl_map(function(r)
+    return r.location.range.start.line + 1
+  end, related), { 21, 22, 24, 25 })
+  T.match(related[1].message, 'allocated')
+  T.eq(reductio.statusline(), '⚠ 1 leak')
+end)
+
+T.test(':ReductioProve on the leaking line answers "Leak" as a warning, with a float', function()
+  local note, verdicts = prove_at(LEAK_LINE, 9)
+  T.match(reductio.last.summary.text, '^Leak: memory allocated at .*error%-path%-leak%.c:21 leaks: the last reference `copy` is lost here%.')
+  -- With the float open the message is that text, cut to one line of the command line.
+  T.match(note.msg, '^reductio: Leak: memory allocated at ')
+  T.ok(vim.fn.strdisplaywidth(note.msg) <= vim.v.echospace, 'one line: ' .. note.msg)
+  T.eq(note.level, vim.log.levels.WARN)
+  T.ok(vim.iter(verdicts):any(function(v)
+    return v.verdict == 'leak' and v.variable == 'copy'
+  end), 'a leak verdict for copy')
+  local float
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(w).relative ~= '' then
+      float = w
+    end
+  end
+  T.ok(float, 'a floating window')
+  local text = table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(float), 0, -1, false), '\n')
+  T.match(text, '^Leak: memory allocated at .*`copy` is lost here%.')
+  T.match(text, 'leak: `copy` %(return%-local%)')
+  T.match(text, '1%. .*error%-path%-leak%.c:21:%d+  allocated')
+  vim.api.nvim_win_close(float, true)
+end)
+
+T.test(':ReductioTrace fills the quickfix list with the trace steps in order', function()
+  vim.api.nvim_win_set_cursor(0, { LEAK_LINE, 8 })
+  reductio.last = nil -- from the diagnostic, not from the last prove
+  vim.cmd('ReductioTrace')
+  local qf = vim.fn.getqflist({ title = 1, items = 1 })
+  T.match(qf.title, '^reductio trace: .*`copy` is lost here')
+  T.eq(vim.tbl_map(function(i)
+    return { vim.api.nvim_buf_get_name(i.bufnr), i.lnum }
+  end, qf.items), { { LEAK, 21 }, { LEAK, 22 }, { LEAK, 24 }, { LEAK, 25 } })
+  T.match(qf.items[1].text, 'allocated')
+  T.match(qf.items[4].text, '`copy` goes out of scope')
+  T.eq(qf.items[4].type, 'W')
+  T.eq(vim.fn.getqflist({ winid = 1 }).winid ~= 0, true, 'the quickfix window is open')
+  T.eq(vim.api.nvim_buf_get_name(0), LEAK, 'the cursor stays in the source')
+  vim.cmd('cclose')
+end)
+
+T.test('the code action "Prove no leak here" answers like :ReductioProve', function()
+  vim.api.nvim_win_set_cursor(0, { LEAK_LINE, 8 })
+  local before = reductio.last
+  T.notes = {}
+  vim.lsp.buf.code_action({
+    filter = function(a)
+      return a.title == 'Prove no leak here'
+    end,
+    apply = true,
+  })
+  T.wait(TIMEOUT, function()
+    return reductio.last ~= before
+  end, 'the code action to run')
+  T.match(T.notes[#T.notes].msg, '^reductio: Leak: memory allocated at')
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(w).relative ~= '' then
+      vim.api.nvim_win_close(w, true)
+    end
+  end
+end)
+
+T.test('the code action "Show leak trace of `copy`" fills the quickfix list', function()
+  vim.fn.setqflist({}, 'r', { title = 'before', items = {} })
+  vim.lsp.buf.code_action({
+    filter = function(a)
+      return a.title == 'Show leak trace of `copy`'
+    end,
+    apply = true,
+  })
+  T.wait(TIMEOUT, function()
+    return vim.fn.getqflist({ title = 1 }).title ~= 'before'
+  end, 'the trace')
+  T.eq(vim.tbl_map(function(i)
+    return i.lnum
+  end, vim.fn.getqflist()), { 21, 22, 24, 25 })
+  vim.cmd('cclose')
+end)
+
+T.test(':ReductioProve on the safe line says where `copy` is freed, and no leak', function()
+  open(OK)
+  reductio.setup({ float = false }) -- the whole answer in the message
+  local note, verdicts = prove_at(OK_LINE, 5)
+  reductio.setup({ float = true })
+  T.match(note.msg, '`copy` proved leak%-free %(line ' .. (OK_LINE - 1) .. ': `free%(copy%)` frees it%)')
+  T.ok(not note.msg:find('Leak:'), 'not a leak: ' .. note.msg)
+  T.ok(not vim.iter(verdicts):any(function(v)
+    return v.verdict == 'leak'
+  end), 'no leak verdict')
+  T.eq(#reductio_diagnostics(), 0, 'no diagnostics in the fixed twin')
+end)
+
+T.test(':ReductioTrace on a proof lists where it was contradicted', function()
+  vim.cmd('ReductioTrace')
+  local qf = vim.fn.getqflist({ title = 1, items = 1 })
+  T.eq(qf.title, 'reductio: where `copy` is contradicted')
+  T.eq(qf.items[1].lnum, OK_LINE - 1)
+  vim.cmd('cclose')
+end)
+
+T.test(':ReductioProve where there is no probe says so', function()
+  local note = prove_at(1, 1)
+  T.match(note.msg, '^reductio: No leak probe here')
+end)
+
+T.test(':checkhealth reductio shows the running server', function()
+  vim.cmd('checkhealth reductio')
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  T.match(text, 'OK found ' .. vim.pesc(BIN))
+  T.match(text, 'OK running: client %d+')
+  T.ok(not text:find('ERROR'), text)
+  vim.cmd('bwipeout!')
+end)
+
+T.test('the server stops cleanly', function()
+  local client = vim.lsp.get_clients({ name = 'reductio' })[1]
+  T.ok(client, 'a client')
+  client:stop()
+  T.wait(5000, function()
+    return client:is_stopped()
+  end, 'the server to stop')
+end)
+
+T.run()
