@@ -29,7 +29,11 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the language server over stdio (editors launch this).
-    Serve,
+    Serve {
+        /// Accepted for clients that pass it; stdio is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
     /// Analyse files and directories (recursively, .c and .h) and report leaks.
     Check {
         /// Files or directories (default: the current directory).
@@ -110,7 +114,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Command::Serve => {
+        Command::Serve { .. } => {
             // Handlers run on the runtime; analysis runs on the server's own thread pool.
             let runtime = match tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
