@@ -39,7 +39,11 @@ fn lower_all(src: &str) -> Vec<Arc<FunctionIr>> {
 
 /// The printed IR of every function of `src` (what `reductio ir` prints).
 fn ir_of(src: &str) -> String {
-    let mut database = Database::default();
+    ir_in(Database::default(), src)
+}
+
+/// The printed IR of every function of `src` in `database` (with its configuration).
+fn ir_in(mut database: Database, src: &str) -> String {
     let file = database.add_file("test.c".into(), src.to_string());
     let db: &dyn Db = &database;
     let mut out = String::new();
@@ -79,12 +83,16 @@ fn ir_of(src: &str) -> String {
 
 /// The snapshot of one snippet: the numbered source, then its IR.
 fn snapshot(src: &str) -> String {
+    snapshot_in(Database::default(), src)
+}
+
+fn snapshot_in(database: Database, src: &str) -> String {
     let mut out = String::new();
     for (i, line) in src.lines().enumerate() {
         writeln!(out, "{:>3} | {line}", i + 1).unwrap();
     }
     out.push_str("----\n");
-    out.push_str(&ir_of(src));
+    out.push_str(&ir_in(database, src));
     out
 }
 
@@ -1205,6 +1213,146 @@ static int k(int rc){
 }
 "#;
 
+    // A statement macro without `;` is a macro (it may assign its arguments): opaque, reading
+    // them, unless the library model names it (see
+    // `statement_macro_named_as_a_deallocator_is_a_free`). The `if` keeps its condition even
+    // when tree-sitter nests one declarator per parenthesized operand.
+    statement_macro_before_if_with_compound_condition: r#"
+#include <stdlib.h>
+void f(Buf *buf) {
+    CHECK_COMPAT(buf)
+    if ((buf->error) || (buf->buffer == NULL)) { free(buf); return; }
+}
+"#;
+
+    // The `for` keeps its back edge, and the `break` leaves it.
+    statement_macro_before_for: r#"
+int main(int argc, char **argv) {
+    int i;
+    LIBXML_TEST_VERSION
+    for (i = 1; i < argc; i++) {
+        if (argv[i][0] != 0)
+            break;
+    }
+    return 0;
+}
+"#;
+
+    // `IDENT expr` where an operand is expected: a transparent cast (`#define BAD_CAST
+    // (xmlChar *)`), whatever the shape of tree-sitter's error.
+    cast_macros_before_operands: r#"
+void g(int n, char *s);
+char *f(char *p, Node *h, Ctxt *ctxt) {
+    char *x = BAD_CAST "UTF-8";
+    char *y = BAD_CAST h->name;
+    g(1, BAD_CAST p);
+    report(ACTXT_CAST ctxt,
+        1, NULL);
+    return BAD_CAST p;
+}
+"#;
+
+    // An `else` (or `else if`) behind `#ifdef` is the `#ifdef` alternative of the `if` before
+    // it: with X the `if` has the else branch, without X it has none. The rest of the branch
+    // follows the `if`.
+    else_behind_preprocessor_conditional: r#"
+#include <stdlib.h>
+int f(int a, char *p) {
+  if (a) { a = 1; }
+#ifdef X
+  else { free(p); }
+  a = 2;
+#endif
+  return a;
+}
+"#;
+
+    // `if (a) {…} else⏎#endif⏎S`: S is the else branch with X, and runs after the `#if`
+    // without X.
+    else_before_endif: r#"
+#include <stdlib.h>
+int f(int a, char *p) {
+#ifdef X
+  if (a) {
+    a = 1;
+  }else
+#endif
+  {
+    free(p);
+  }
+  return a;
+}
+"#;
+
+    // Chains: `else if` in consecutive `#ifdef`s and a last `else` after `#endif`
+    // (libxml2's xmlIO.c), `} else⏎#ifndef X⏎if (b) {…} else⏎#endif⏎{…}` (SQLite's
+    // where.c, trio.c).
+    else_if_chains_behind_preprocessor_conditionals: r#"
+int code(int e) {
+    int c;
+    if (e == 0) c = 0;
+#ifdef EACCES
+    else if (e == EACCES) c = 1;
+#endif
+#ifdef EAGAIN
+    else if (e == EAGAIN) c = 2;
+#endif
+    else c = 3;
+    return c;
+}
+int where(int a, int b) {
+  if (a) {
+    b = 1;
+  }else
+#ifndef OMIT
+  if (b) {
+    b = 2;
+  }else
+#endif
+  {
+    b = 3;
+  }
+  return b;
+}
+"#;
+
+    // `#ifdef X⏎if (c)⏎#endif⏎{…}⏎#ifdef X⏎else {…}⏎#endif` (SQLite's checkMutexFree,
+    // sqlite3.c:30138): with X, the block is the body of `if (c)` and the second `#ifdef` its
+    // else branch; without X the block always runs.
+    if_header_behind_preprocessor_conditional: r#"
+#include <stdlib.h>
+void f(Mutex *p) {
+#ifdef ARMOR
+  if( p->iType<2 )
+#endif
+  {
+    free(p->mutex);
+    free(p);
+  }
+#ifdef ARMOR
+  else{
+    misuse(p);
+  }
+#endif
+}
+"#;
+
+    // `M( stmt; )`: the statements may run or not, in the enclosing scope, and the `return`
+    // inside returns. `M( x = ) call(…)` stays opaque, reading what it mentions. Nothing after
+    // them is lost.
+    statement_macro_with_statement_arguments: r#"
+#include <stdlib.h>
+int f(Db *db, char *p) {
+  int rc = 0;
+  MUTEX_LOGIC( sqlite3_mutex *m; )
+  MUTEX_LOGIC( m = db->mutex; )
+  SimulateDiskfullError( return SQLITE_FULL; );
+  TESTONLY( rc = ) commit(db, p);
+  free(p);
+  return rc;
+}
+"#;
+
     // -- errors ---------------------------------------------------------------------------
 
     malformed_statements: r#"
@@ -1259,4 +1407,25 @@ void g(int a) {
   return v(a);
 }
 "#;
+}
+
+/// A statement macro without `;` that the configuration names as a deallocator is a free of its
+/// argument (`FREE_AND_NULL(s)` in libxml2).
+#[test]
+fn statement_macro_named_as_a_deallocator_is_a_free() {
+    let src = r#"
+#include <stdlib.h>
+void f(void) {
+    char *s = malloc(4);
+    FREE_AND_NULL(s)
+}
+"#;
+    let config = reductio::config::Config {
+        deallocators: vec!["FREE_AND_NULL".into()],
+        ..Default::default()
+    };
+    insta::assert_snapshot!(
+        "statement_macro_named_as_a_deallocator_is_a_free",
+        snapshot_in(Database::new(config), src)
+    );
 }

@@ -308,15 +308,18 @@ struct PpBranch<'t> {
     leading_else: bool,
     /// Ends with an `if` statement followed by a detached `else`.
     trailing_else: bool,
+    /// Ends with a bare `if (c)` header.
+    trailing_header: bool,
 }
 
 /// Where the innermost `if` of a chain without an `else` continues when its condition fails.
-enum ElseFrom<'b, 't> {
+#[derive(Clone, Copy)]
+enum ElseFrom {
+    /// After the `if` statement.
     Nothing,
     Target(NodeId),
-    /// The leading `else` statements of these `#if` branches (and whether there is an
-    /// `#else`).
-    Branches(&'b [PpBranch<'t>], bool),
+    /// Left open: `if_stmt_with` returns the node, for the caller to attach an else branch.
+    Open,
 }
 
 struct PendingGoto {
@@ -964,59 +967,269 @@ impl<'a> Builder<'a> {
         self.stmt_list(&kids);
     }
 
-    /// Statements in sequence. tree-sitter-c parses GNU `goto *p;` as ERROR(`goto`) followed
-    /// by the statement `*p;`: that pair is a computed goto.
+    /// Statements in sequence.
     fn stmt_list(&mut self, kids: &[Node]) {
         let mut i = 0;
         while i < kids.len() {
-            let k = kids[i];
-            if k.is_error()
-                && text(k, self.src).trim() == "goto"
-                && let Some(&next) = kids.get(i + 1)
-                && next.kind() == "expression_statement"
-                && let Some(e) = next.named_child(0)
-                && e.kind() == "pointer_expression"
-                && operator(e, self.src) == "*"
-            {
-                self.computed_goto(k, e);
-                i += 2;
-                continue;
+            i += self.stmt_group(&kids[i..]).max(1);
+        }
+    }
+
+    /// Lower the statement that begins `kids`, with the statements after it that belong to it
+    /// (a macro or an `#if` split it apart); returns how many of `kids` that was.
+    /// - tree-sitter-c parses GNU `goto *p;` as ERROR(`goto`) followed by the statement `*p;`:
+    ///   that pair is a computed goto.
+    /// - `M(x)` without `;` followed by a block is a loop macro.
+    /// - An `if` followed by an `else` that a preprocessor line separated from it (see
+    ///   `repair`) gets it as its else branch: `if (a) {…}⏎#ifdef X⏎else {…}⏎#endif`, chains
+    ///   of such `#ifdef X⏎else if (b) {…}⏎#endif`, `} else⏎#ifdef X⏎…`.
+    /// - `#if` branches ending with `if (c) {…} else` or with an `if (c)` header take the
+    ///   statement after `#endif` as that else branch or body.
+    fn stmt_group(&mut self, kids: &[Node]) -> usize {
+        let Some(&k) = kids.first() else {
+            return 0;
+        };
+        let next = kids.get(1).copied();
+        if k.is_error()
+            && text(k, self.src).trim() == "goto"
+            && let Some(next) = next
+            && next.kind() == "expression_statement"
+            && let Some(e) = next.named_child(0)
+            && e.kind() == "pointer_expression"
+            && operator(e, self.src) == "*"
+        {
+            self.computed_goto(k, e);
+            return 2;
+        }
+        if k.kind() == "expression_statement"
+            && let Some(call) = k.named_child(0)
+            && call.kind() == "call_expression"
+            && let Some(semi) = k.child(k.child_count().saturating_sub(1))
+            && semi.kind() == ";"
+            && semi.is_missing()
+            && let Some(next) = next
+            && next.kind() == "compound_statement"
+        {
+            self.loop_macro(call, next);
+            return 2;
+        }
+        if let Some(next) = next
+            && self.depth < MAX_DEPTH
+        {
+            let used = match k.kind() {
+                "if_statement" if self.else_follows(k, next) => {
+                    self.depth += 1;
+                    let used = self.if_with_detached_else(kids);
+                    self.depth -= 1;
+                    used
+                }
+                "preproc_if" | "preproc_ifdef" => {
+                    self.depth += 1;
+                    let used = self.preproc_then_statement(kids);
+                    self.depth -= 1;
+                    used
+                }
+                _ => 0,
+            };
+            if used > 0 {
+                return used;
             }
-            if k.kind() == "expression_statement"
-                && let Some(call) = k.named_child(0)
-                && call.kind() == "call_expression"
-                && let Some(semi) = k.child(k.child_count().saturating_sub(1))
-                && semi.kind() == ";"
-                && semi.is_missing()
-                && let Some(&next) = kids.get(i + 1)
-                && next.kind() == "compound_statement"
-            {
-                self.loop_macro(call, next);
-                i += 2;
-                continue;
+        }
+        self.stmt(k);
+        1
+    }
+
+    /// Whether a detached `else` follows the `if` statement `k` (before `next`, or leading a
+    /// branch of `next`), and the `if` has no `else` of its own.
+    fn else_follows(&self, k: Node, next: Node) -> bool {
+        if self.repairs.detached_elses.is_empty() || !innermost_if_lacks_else(k) {
+            return false;
+        }
+        if self.has_detached_else(k.end_byte() as u32, next.start_byte() as u32) {
+            return true;
+        }
+        matches!(next.kind(), "preproc_if" | "preproc_ifdef")
+            && self
+                .preproc_branch_list(next)
+                .0
+                .iter()
+                .any(|b| !b.dead && b.leading_else)
+    }
+
+    /// `kids[0]` is an `if` without `else`, and a detached `else` follows.
+    fn if_with_detached_else(&mut self, kids: &[Node]) -> usize {
+        let k = kids[0];
+        let Some(f) = self.if_stmt_with(k, ElseFrom::Open) else {
+            return 1;
+        };
+        let join = self.ensure_reachable_point(TextRange::of_node(&k));
+        let (used, remainder) = self.else_part(f, k.end_byte() as u32, &kids[1..], join);
+        self.cur = Some(join);
+        if let Some(pp) = remainder {
+            self.preproc_remainder(pp);
+        }
+        1 + used
+    }
+
+    /// The else branch of an `if` whose condition fails at `f`, from the statements after it
+    /// (`rest`, which begin after byte `prev_end`): every path of it ends at `join`. Returns
+    /// how many of `rest` it took, and an `#if` whose branches go on after the `if` statement.
+    fn else_part<'t>(
+        &mut self,
+        mut f: NodeId,
+        mut prev_end: u32,
+        rest: &[Node<'t>],
+        join: NodeId,
+    ) -> (usize, Option<Node<'t>>) {
+        let mut used = 0;
+        while let Some(&next) = rest.get(used) {
+            if self.has_detached_else(prev_end, next.start_byte() as u32) {
+                // `} else⏎#ifdef X⏎…`: the else branch is the statement that follows.
+                self.consume_elses(TextRange::new(prev_end, next.start_byte() as u32));
+                self.cur = Some(f);
+                used += self.stmt_group(&rest[used..]).max(1);
+                self.jump_to(join);
+                return (used, None);
             }
-            // An `else` that a preprocessor line separates from its `if` (see `repair`).
-            if !self.repairs.detached_elses.is_empty()
-                && self.depth < MAX_DEPTH
-                && let Some(&next) = kids.get(i + 1)
-            {
-                self.depth += 1;
-                let attached = match k.kind() {
-                    "if_statement" if matches!(next.kind(), "preproc_if" | "preproc_ifdef") => {
-                        self.if_then_preproc_else(k, next)
-                    }
-                    "preproc_if" | "preproc_ifdef" => self.preproc_if_then_else(k, next),
-                    _ => false,
-                };
-                self.depth -= 1;
-                if attached {
-                    i += 2;
+            if !matches!(next.kind(), "preproc_if" | "preproc_ifdef") {
+                break;
+            }
+            let (branches, has_else) = self.preproc_branch_list(next);
+            if !branches.iter().any(|b| !b.dead && b.leading_else) {
+                break;
+            }
+            // `#ifdef X⏎else …⏎#endif`. When each branch is just its `else if`, or nothing, the
+            // chain may go on with the next `#ifdef`.
+            let chain = branches
+                .iter()
+                .all(|b| b.dead || b.kids.len() == usize::from(b.leading_else));
+            let range = TextRange::of_node(&next);
+            self.consume_elses(range);
+            used += 1;
+            let mut open = Vec::new();
+            let mut falls_through = !has_else;
+            for b in branches.iter().filter(|b| !b.dead) {
+                let (true, Some(&body)) = (b.leading_else, b.kids.first()) else {
+                    falls_through = true;
                     continue;
+                };
+                self.cur = Some(f);
+                if chain && body.kind() == "if_statement" && innermost_if_lacks_else(body) {
+                    if let Some(fb) = self.if_stmt_with(body, ElseFrom::Open) {
+                        open.push(fb);
+                    }
+                } else {
+                    self.stmt(body);
+                }
+                self.jump_to(join);
+            }
+            if falls_through {
+                open.push(f);
+            }
+            if !chain {
+                for o in open {
+                    self.link(o, join);
+                }
+                return (used, Some(next));
+            }
+            f = self.join(TextRange::new(range.end, range.end));
+            for o in open {
+                self.link(o, f);
+            }
+            prev_end = range.end;
+        }
+        self.link(f, join);
+        (used, None)
+    }
+
+    /// What an `#if` with leading `else`s leaves after the `if` statement: one of its branches
+    /// without their `else` statement.
+    fn preproc_remainder(&mut self, pp: Node) {
+        let (branches, has_else) = self.preproc_branch_list(pp);
+        let rest: Vec<(bool, Vec<Node>)> = branches
+            .iter()
+            .map(|b| {
+                let skip = usize::from(b.leading_else);
+                (b.dead, b.kids.iter().skip(skip).copied().collect())
+            })
+            .collect();
+        self.preproc_choice(TextRange::of_node(&pp), &rest, has_else);
+    }
+
+    /// `kids[0]` is an `#if` some of whose branches end with `if (c) {…} else` or with a bare
+    /// `if (c)` header (`#ifdef X⏎if (c)⏎#endif⏎{…}`): the statement after `#endif` is that else
+    /// branch or body; the other branches run before it. 0 when there is no such branch.
+    fn preproc_then_statement(&mut self, kids: &[Node]) -> usize {
+        let (pp, Some(&next)) = (kids[0], kids.get(1)) else {
+            return 0;
+        };
+        let (branches, has_else) = self.preproc_branch_list(pp);
+        if !branches
+            .iter()
+            .any(|b| !b.dead && (b.trailing_else || b.trailing_header))
+        {
+            return 0;
+        }
+        let range = TextRange::of_node(&pp);
+        let next_range = TextRange::of_node(&next);
+        let start = self.ensure_reachable_point(range);
+        let entry = self.join(TextRange::new(next_range.start, next_range.start));
+        let end = self.join(TextRange::new(next_range.end, next_range.end));
+        // Where the bare headers' conditions fail.
+        let mut fails = Vec::new();
+        for b in branches.iter().filter(|b| !b.dead) {
+            self.cur = Some(start);
+            match b.kids.split_last() {
+                Some((&last, init)) if b.trailing_else => {
+                    self.stmt_list(init);
+                    self.if_stmt_with(last, ElseFrom::Target(entry));
+                    self.jump_to(end);
+                }
+                Some((&last, init)) if b.trailing_header => {
+                    self.stmt_list(init);
+                    self.stray_errors(last);
+                    let fail = self.join(TextRange::of_node(&last));
+                    match last.child_by_field_name("condition") {
+                        Some(c) => self.cond(c, entry, fail),
+                        None => {
+                            let p = self.ensure_reachable_point(TextRange::of_node(&last));
+                            self.link(p, entry);
+                            self.link(p, fail);
+                        }
+                    }
+                    self.cur = None;
+                    fails.push(fail);
+                }
+                _ => {
+                    self.stmt_list(&b.kids);
+                    self.jump_to(entry);
                 }
             }
-            self.stmt(k);
-            i += 1;
         }
+        if !has_else {
+            self.link(start, entry);
+        }
+        self.consume_elses(range);
+        self.cur = Some(entry);
+        let mut used = 1 + self.stmt_group(&kids[1..]).max(1);
+        self.jump_to(end);
+        if !fails.is_empty() {
+            // The headers' else branches come after their body.
+            let f = self.join(TextRange::new(next_range.end, next_range.end));
+            for x in fails {
+                self.link(x, f);
+            }
+            let body_end = kids[used - 1].end_byte() as u32;
+            let (more, remainder) = self.else_part(f, body_end, &kids[used..], end);
+            used += more;
+            self.cur = Some(end);
+            if let Some(pp) = remainder {
+                self.preproc_remainder(pp);
+            }
+            return used;
+        }
+        self.cur = Some(end);
+        used
     }
 
     /// The branches of `#if … #elif … #else … #endif` (`p`), and whether there is an `#else`.
@@ -1051,16 +1264,24 @@ impl<'a> Builder<'a> {
             let leading_else = kids
                 .first()
                 .is_some_and(|k| self.has_detached_else(start, k.start_byte() as u32));
-            let trailing_else = kids.last().is_some_and(|k| {
-                k.kind() == "if_statement"
-                    && innermost_if_lacks_else(*k)
-                    && self.has_detached_else(k.end_byte() as u32, end)
+            let last_if = kids.last().filter(|k| k.kind() == "if_statement");
+            let trailing_else = last_if.is_some_and(|k| {
+                innermost_if_lacks_else(*k) && self.has_detached_else(k.end_byte() as u32, end)
             });
+            // `if (c)` and nothing else: the body is after `#endif` (tree-sitter gives the `if`
+            // an empty statement).
+            let trailing_header = !trailing_else
+                && last_if.is_some_and(|k| {
+                    k.child_by_field_name("alternative").is_none()
+                        && k.child_by_field_name("consequence")
+                            .is_none_or(|c| c.start_byte() == c.end_byte())
+                });
             out.push(PpBranch {
                 kids,
                 dead: is_if_zero(b, self.src),
                 leading_else,
                 trailing_else,
+                trailing_header,
             });
             branch = alternative;
         }
@@ -1082,7 +1303,7 @@ impl<'a> Builder<'a> {
     }
 
     /// A detached `else` the lowering could not attach to an `if`: its branch was lowered
-    /// as a plain statement of its `#if` branch.
+    /// as a plain statement.
     fn report_unattached_elses(&mut self) {
         let elses = self.repairs.detached_elses.clone();
         for o in elses {
@@ -1093,68 +1314,6 @@ impl<'a> Builder<'a> {
                 );
             }
         }
-    }
-
-    /// `if (a) {…}⏎#ifdef X⏎else {…}⏎#endif`: in the configurations whose branch begins with
-    /// the `else`, its statement is the `if`'s else branch; in the others the `if` has none.
-    /// The rest of each branch follows the `if`.
-    fn if_then_preproc_else(&mut self, if_node: Node, pp: Node) -> bool {
-        let (branches, has_else) = self.preproc_branch_list(pp);
-        if !branches.iter().any(|b| !b.dead && b.leading_else) || !innermost_if_lacks_else(if_node)
-        {
-            return false;
-        }
-        self.if_stmt_with(if_node, ElseFrom::Branches(&branches, has_else));
-        let rest: Vec<(bool, Vec<Node>)> = branches
-            .iter()
-            .map(|b| {
-                let skip = usize::from(b.leading_else);
-                (b.dead, b.kids.iter().skip(skip).copied().collect())
-            })
-            .collect();
-        self.preproc_choice(TextRange::of_node(&pp), &rest, has_else);
-        self.consume_elses(TextRange::of_node(&pp));
-        true
-    }
-
-    /// `#ifdef X⏎if (a) {…} else⏎#endif⏎S`: in the configurations whose branch ends with the
-    /// `else`, `S` is the `if`'s else branch; in the others `S` follows the branch.
-    fn preproc_if_then_else(&mut self, pp: Node, next: Node) -> bool {
-        let (branches, has_else) = self.preproc_branch_list(pp);
-        if !branches.iter().any(|b| !b.dead && b.trailing_else) {
-            return false;
-        }
-        let range = TextRange::of_node(&pp);
-        let next_range = TextRange::of_node(&next);
-        let start = self.ensure_reachable_point(range);
-        let entry = self.join(TextRange::new(next_range.start, next_range.start));
-        let end = self.join(TextRange::new(next_range.end, next_range.end));
-        for b in &branches {
-            if b.dead {
-                continue;
-            }
-            self.cur = Some(start);
-            match b.kids.split_last() {
-                Some((last, init)) if b.trailing_else => {
-                    self.stmt_list(init);
-                    self.if_stmt_with(*last, ElseFrom::Target(entry));
-                    self.jump_to(end);
-                }
-                _ => {
-                    self.stmt_list(&b.kids);
-                    self.jump_to(entry);
-                }
-            }
-        }
-        if !has_else {
-            self.link(start, entry);
-        }
-        self.cur = Some(entry);
-        self.stmt(next);
-        self.jump_to(end);
-        self.cur = Some(end);
-        self.consume_elses(range);
-        true
     }
 
     /// One of `branches` runs (dead ones never; none of them when there is no `#else`), in the
@@ -1878,11 +2037,13 @@ impl<'a> Builder<'a> {
         self.if_stmt_with(n, ElseFrom::Nothing);
     }
 
-    /// An `if` (chain); the innermost `if` without an `else` gets `else_from` as its else.
-    fn if_stmt_with(&mut self, n: Node, else_from: ElseFrom) {
+    /// An `if` (chain); `else_from` says where the innermost `if` without an `else` goes when
+    /// its condition fails. Returns that node for `ElseFrom::Open`.
+    fn if_stmt_with(&mut self, n: Node, else_from: ElseFrom) -> Option<NodeId> {
         // else-if chains are walked iteratively: they can be thousands long.
         let mut cur_if = n;
         let mut joins: Vec<NodeId> = Vec::new();
+        let mut open = None;
         loop {
             self.stray_errors(cur_if);
             let range = TextRange::of_node(&cur_if);
@@ -1922,25 +2083,12 @@ impl<'a> Builder<'a> {
                     self.stmt(a);
                     self.jump_to(join);
                 }
-                None => match &else_from {
+                None => match else_from {
                     ElseFrom::Nothing => self.jump_to(join),
-                    ElseFrom::Target(target) => self.jump_to(*target),
-                    ElseFrom::Branches(branches, has_else) => {
-                        let f = self.cur;
-                        let mut falls_through = !has_else;
-                        for b in branches.iter().filter(|b| !b.dead) {
-                            if let (true, Some(body)) = (b.leading_else, b.kids.first()) {
-                                self.cur = f;
-                                self.stmt(*body);
-                                self.jump_to(join);
-                            } else {
-                                falls_through = true;
-                            }
-                        }
-                        if falls_through {
-                            self.cur = f;
-                            self.jump_to(join);
-                        }
+                    ElseFrom::Target(target) => self.jump_to(target),
+                    ElseFrom::Open => {
+                        open = Some(f);
+                        self.cur = None;
                     }
                 },
             }
@@ -1951,6 +2099,7 @@ impl<'a> Builder<'a> {
             self.link(w[1], w[0]);
         }
         self.cur = Some(joins[0]);
+        open
     }
 
     fn while_stmt(&mut self, n: Node) {

@@ -175,6 +175,9 @@ pub(crate) fn repair_function(
     if hi <= lo + 1 || text.len() < hi {
         return None;
     }
+    if !body.has_error() && !has_suspicious_node(body) {
+        return None;
+    }
     let variables = declared_names(def, text.as_bytes());
     let mut r = Repairer {
         text: text.to_string(),
@@ -188,10 +191,13 @@ pub(crate) fn repair_function(
         tried: FxHashSet::default(),
         trials: 0,
         accepted: 0,
+        lines_changed: false,
         repairs: Repairs::default(),
     };
-    let original_damage = damage(r.tree.root_node());
+    let original_damage = damage(r.tree.root_node(), text.as_bytes());
     for _ in 0..MAX_ROUNDS {
+        // A candidate turned down in one round may be right once its neighbours are repaired.
+        r.tried.clear();
         let tree = r.tree.clone();
         let toks = r.tokens(tree.root_node());
         let mut changed: Vec<(usize, usize)> = Vec::new();
@@ -204,7 +210,14 @@ pub(crate) fn repair_function(
         if changed.is_empty() {
             break;
         }
-        // One re-parse of the whole function per round, to look for candidates again.
+        // One re-parse of the whole function per round, to look for candidates again
+        // (incremental, unless a line break was taken: then the rows moved).
+        if r.lines_changed {
+            r.lines_changed = false;
+            r.line_starts = line_starts(r.text.as_bytes());
+            r.tree = crate::syntax::parse(&r.text, None);
+            continue;
+        }
         let mut edited = r.tree.clone();
         for (start, end) in changed {
             let (p0, p1) = (r.point(start), r.point(end));
@@ -225,12 +238,13 @@ pub(crate) fn repair_function(
     if r.accepted == 0 {
         return None;
     }
-    // The final tree comes from a fresh parse, so that it depends on the text alone.
-    let tree = crate::syntax::parse(&r.text, None);
+    // The last round's re-parse is the tree of the repaired text (an incremental parse gives
+    // the tree a fresh one would).
+    let tree = r.tree.clone();
     let def2 = find_definition(tree.root_node())?;
     let body2 = def2.child_by_field_name("body")?;
     if (body2.start_byte(), body2.end_byte()) != (body.start_byte(), body.end_byte())
-        || damage(tree.root_node()) > original_damage
+        || damage(tree.root_node(), r.text.as_bytes()) > original_damage
     {
         return None;
     }
@@ -256,6 +270,8 @@ struct Repairer<'e> {
     tried: FxHashSet<(Kind, usize)>,
     trials: usize,
     accepted: usize,
+    /// A line break was replaced since the last parse.
+    lines_changed: bool,
     repairs: Repairs,
 }
 
@@ -289,9 +305,11 @@ impl Repairer<'_> {
                 && e.with
                     .iter()
                     .all(|b| b.is_ascii() && *b != b'\n' && *b != b'\r')
-                && src[e.start..e.end]
+                // Line breaks stay, except the one a statement macro's `;` may take.
+                && (src[e.start..e.end]
                     .iter()
                     .all(|b| *b != b'\n' && *b != b'\r')
+                    || (c.kind == Kind::MissingSemicolon && e.with == b";"))
                 && self.text.is_char_boundary(e.start)
                 && self.text.is_char_boundary(e.end)
         });
@@ -303,9 +321,9 @@ impl Repairer<'_> {
             return vec![];
         }
         self.trials += 1;
-        let before = damage(crate::syntax::parse(&self.window_text(ws, we, &[]), None).root_node());
-        let after =
-            damage(crate::syntax::parse(&self.window_text(ws, we, &c.edits), None).root_node());
+        let damage_of = |t: &str| damage(crate::syntax::parse(t, None).root_node(), t.as_bytes());
+        let before = damage_of(&self.window_text(ws, we, &[]));
+        let after = damage_of(&self.window_text(ws, we, &c.edits));
         let keep = match c.kind {
             Kind::DetachedElse => after <= before,
             Kind::MissingSemicolon => after < before || (c.evidence && after <= before),
@@ -315,7 +333,10 @@ impl Repairer<'_> {
             return vec![];
         }
         for e in &c.edits {
-            // Only ASCII replaced by ASCII, no newline: valid UTF-8, same length, same lines.
+            // Only ASCII replaced by ASCII: valid UTF-8, same length.
+            if self.text.as_bytes()[e.start..e.end].contains(&b'\n') {
+                self.lines_changed = true;
+            }
             let with: String = e.with.iter().map(|&b| b as char).collect();
             self.text.replace_range(e.start..e.end, &with);
         }
@@ -337,21 +358,15 @@ impl Repairer<'_> {
         c.edits.iter().map(|e| (e.start, e.end)).collect()
     }
 
-    /// The bytes of tokens `first..=last`: their statement with one more statement on each
-    /// side.
+    /// The bytes of the statement(s) holding tokens `first..=last`.
     fn window(&self, toks: &[Tok], first: usize, last: usize) -> (usize, usize) {
         let src = self.text.as_bytes();
-        let s0 = statement_start(toks, first, src);
-        let s = match s0.checked_sub(1) {
-            Some(p) => statement_start(toks, p, src),
-            None => s0,
-        };
-        let e0 = statement_end(toks, last, src);
-        let e = if e0 + 1 < toks.len() {
-            statement_end(toks, e0 + 1, src)
-        } else {
-            e0
-        };
+        let mut s = statement_start(toks, first, src);
+        // An `else` would not parse without its `if`, before or after the edit.
+        while s < first && tok_text(&toks[s], src) == "else" {
+            s += 1;
+        }
+        let e = statement_end(toks, last, src);
         (toks[s].start, toks[e].end)
     }
 
@@ -382,6 +397,7 @@ impl Repairer<'_> {
 
     fn candidates(&self, toks: &[Tok]) -> Vec<Candidate> {
         let src = self.text.as_bytes();
+        let starts = statement_starts(toks, src);
         let mut out = Vec::new();
         for i in 0..toks.len() {
             let a = toks[i];
@@ -398,7 +414,7 @@ impl Repairer<'_> {
             if !is_identifier(t) || KEYWORDS.contains(&t) {
                 continue;
             }
-            if at_statement_start(toks, i, src) {
+            if starts[i] {
                 if let Some(c) = self.statement_macro(toks, i) {
                     out.push(c);
                 }
@@ -480,17 +496,11 @@ impl Repairer<'_> {
         if e.parent == "else_clause" {
             return None;
         }
-        let src = self.text.as_bytes();
         let prev = i.checked_sub(1).map(|j| toks[j]);
         let next = toks.get(i + 1);
-        // Leading: the first token of an `#if`/`#ifdef`/`#elif`/`#else` branch.
-        let leading = prev.is_some_and(|p| {
-            p.directive && {
-                let line = directive_text(&self.directives, p.start, src);
-                let d = line.trim_start().trim_start_matches('#').trim_start();
-                ["if", "elif", "else"].iter().any(|k| d.starts_with(k))
-            }
-        });
+        // Leading: the first token after a preprocessor line (of an `#if` branch, or after the
+        // `#endif` of a chain of them).
+        let leading = prev.is_some_and(|p| p.directive);
         // Trailing: the last token of a branch, after an `if` statement.
         let trailing = next.is_some_and(|n| n.directive) && prev.is_some_and(|p| p.ends_if);
         if !leading && !trailing {
@@ -583,7 +593,13 @@ impl Repairer<'_> {
         if !begins_statement || (nt != "}" && !gap.contains(&b'\n')) {
             return None;
         }
-        let slot = gap.iter().position(|b| *b == b' ' || *b == b'\t')?;
+        // A blank, else a `\r`, else the newline itself (not before a preprocessor line, which
+        // must begin a line): `FREE_AND_NULL(s)⏎}`.
+        let slot = gap
+            .iter()
+            .position(|b| *b == b' ' || *b == b'\t')
+            .or_else(|| gap.iter().position(|b| *b == b'\r'))
+            .or_else(|| (!n.directive).then(|| gap.iter().position(|b| *b == b'\n'))?)?;
         let slot = toks[last].end + slot;
         let evidence = self.misparse_evidence(toks, i, last + 1, nt);
         Some(Candidate {
@@ -719,23 +735,32 @@ fn is_identifier(t: &str) -> bool {
         && cs.all(|c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
-/// Whether token `i` begins a statement: it follows `;`, a brace, a label's `:`, `else`, `do`,
-/// the `)` of a control statement's head, or a preprocessor line.
-fn at_statement_start(toks: &[Tok], i: usize, src: &[u8]) -> bool {
-    let Some(j) = i.checked_sub(1) else {
-        return true;
-    };
-    let p = &toks[j];
-    if p.directive {
-        return true;
+/// Whether each token begins a statement: it follows `;`, a brace, a label's `:`, `else`,
+/// `do`, the `)` of a control statement's head, a preprocessor line, or, on a later line, a
+/// statement macro without `;` (`M(x)` or `M` that itself begins a statement).
+fn statement_starts(toks: &[Tok], src: &[u8]) -> Vec<bool> {
+    let mut starts = vec![false; toks.len()];
+    for i in 0..toks.len() {
+        let Some(j) = i.checked_sub(1) else {
+            starts[i] = true;
+            continue;
+        };
+        let p = &toks[j];
+        let newline = src[p.end..toks[i].start].contains(&b'\n');
+        starts[i] = p.directive
+            || match tok_text(p, src) {
+                ";" | "{" | "}" | ":" | "else" | "do" => true,
+                ")" => matching_open_paren(toks, j, src)
+                    .and_then(|o| o.checked_sub(1))
+                    .is_some_and(|k| {
+                        let t = tok_text(&toks[k], src);
+                        matches!(t, "if" | "while" | "for" | "switch")
+                            || (newline && starts[k] && is_identifier(t) && !KEYWORDS.contains(&t))
+                    }),
+                t => newline && starts[j] && is_identifier(t) && !KEYWORDS.contains(&t),
+            };
     }
-    match tok_text(p, src) {
-        ";" | "{" | "}" | ":" | "else" | "do" => true,
-        ")" => matching_open_paren(toks, j, src)
-            .and_then(|o| o.checked_sub(1))
-            .is_some_and(|k| matches!(tok_text(&toks[k], src), "if" | "while" | "for" | "switch")),
-        _ => false,
-    }
+    starts
 }
 
 fn matching_paren(toks: &[Tok], open: usize, src: &[u8]) -> Option<usize> {
@@ -852,20 +877,91 @@ fn brace_balance(b: &[u8]) -> (usize, usize) {
     ((-min) as usize, (depth - min) as usize)
 }
 
-/// ERROR and missing nodes in the tree.
-fn damage(root: Node) -> u32 {
+/// Syntax errors in the tree: ERROR and missing nodes, and statements misparsed as
+/// declarations (a definition inside a definition, a declarator named after a keyword:
+/// `M(x)⏎if (c) {…}`, `M⏎switch (x) {…}`).
+fn damage(root: Node, src: &[u8]) -> u32 {
     let mut count = 0;
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
+    let mut cursor = root.walk();
+    // Enclosing function definitions of the cursor's node.
+    let mut definitions: Vec<usize> = Vec::new();
+    let mut depth = 0usize;
+    'outer: loop {
+        let n = cursor.node();
         if n.is_error() || n.is_missing() {
             count += 1;
         }
-        if n.has_error() {
-            let mut c = n.walk();
-            stack.extend(n.children(&mut c));
+        match n.kind() {
+            "function_definition" if !definitions.is_empty() => count += 1,
+            "function_declarator"
+                if n.child_by_field_name("declarator").is_some_and(|d| {
+                    d.kind() == "identifier" && STATEMENT_KEYWORDS.contains(&text(d, src))
+                }) =>
+            {
+                count += 1
+            }
+            _ => {}
+        }
+        if cursor.goto_first_child() {
+            if n.kind() == "function_definition" {
+                definitions.push(depth);
+            }
+            depth += 1;
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'outer;
+            }
+            if !cursor.goto_parent() {
+                break 'outer;
+            }
+            depth -= 1;
+            if definitions.last() == Some(&depth) {
+                definitions.pop();
+            }
         }
     }
     count
+}
+
+/// Shapes of statement macros that parse without syntax errors: a definition in the body
+/// (`M(x)⏎if (c) {…}`), a declaration with a macro type (`M(s)⏎s = 0;`), a block-scope
+/// prototype (`GROW⏎free(p);`).
+fn has_suspicious_node(body: Node) -> bool {
+    let mut cursor = body.walk();
+    let mut budget = 1_000_000u32;
+    'outer: loop {
+        let n = cursor.node();
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
+            return true;
+        }
+        match n.kind() {
+            "function_definition" | "macro_type_specifier" => return true,
+            "declaration"
+                if n.child_by_field_name("declarator")
+                    .is_some_and(|d| d.kind() == "function_declarator") =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+        // Expressions hold no statements (except GNU statement expressions, which are rare).
+        let descend = !n.kind().ends_with("_expression") || n.kind() == "parenthesized_expression";
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() != body.id() && cursor.goto_next_sibling() {
+                continue 'outer;
+            }
+            if cursor.node().id() == body.id() || !cursor.goto_parent() {
+                break 'outer;
+            }
+        }
+    }
+    false
 }
 
 /// Names of the parameters and locals declared anywhere in the definition.
@@ -952,7 +1048,8 @@ fn directive_lines(src: &[u8]) -> Vec<(usize, usize)> {
             break;
         }
         if is_directive {
-            out.push((start, end));
+            // With its newline: tree-sitter makes it a token of the directive.
+            out.push((start, (end + 1).min(src.len())));
         }
         i = end + 1;
     }
@@ -962,15 +1059,6 @@ fn directive_lines(src: &[u8]) -> Vec<(usize, usize)> {
 fn in_ranges(ranges: &[(usize, usize)], offset: usize) -> bool {
     let k = ranges.partition_point(|&(s, _)| s <= offset);
     k > 0 && offset < ranges[k - 1].1
-}
-
-fn directive_text<'s>(ranges: &[(usize, usize)], offset: usize, src: &'s [u8]) -> &'s str {
-    let k = ranges.partition_point(|&(s, _)| s <= offset);
-    if k == 0 {
-        return "";
-    }
-    let (s, e) = ranges[k - 1];
-    std::str::from_utf8(&src[s..e.min(src.len())]).unwrap_or("")
 }
 
 #[cfg(test)]
