@@ -37,11 +37,6 @@ fn lower_all(src: &str) -> Vec<Arc<FunctionIr>> {
     out
 }
 
-/// The printed IR of every function of `src` (what `reductio ir` prints).
-fn ir_of(src: &str) -> String {
-    ir_in(Database::default(), src)
-}
-
 /// The printed IR of every function of `src` in `database` (with its configuration).
 fn ir_in(mut database: Database, src: &str) -> String {
     let file = database.add_file("test.c".into(), src.to_string());
