@@ -23,12 +23,22 @@
 //!   `Unknown`), and nesting deeper than [`MAX_DEPTH`]. A `goto` to a label that does not exist
 //!   is opaque, then returns; a computed `goto *p` is opaque, then may reach every label.
 //!   Never a panic, never silent deletion.
-//! - Macro misparses from real code are repaired conservatively: `M(x)` without `;` before a
-//!   block is a loop macro (the block may run any number of times, `break` leaves it); `M⏎f(x);`
-//!   (parsed as a prototype) is `f(x)`; a definition named `if`/`while`/`for`/`switch` in a
-//!   body (`#if`-split `else if`, `M(x)⏎if (c) {…}`) is that statement with an opaque
-//!   condition; a real nested definition is not part of the body (items collects it). GNU
-//!   case ranges match an unknown value.
+//! - Macro misparses from real code are repaired conservatively. First in the text (see
+//!   `repair`: same offsets, kept only when the re-parse has fewer syntax errors): a cast macro
+//!   `BAD_CAST p` where an operand is expected is a transparent cast of `p`; a statement macro
+//!   without `;` (`M(x)⏎if …`, `M⏎for …`, `M(x) }`) gets its `;`, and is then opaque, reading
+//!   its arguments (a macro may assign them), unless the library model names `M` (a configured
+//!   allocator or deallocator: then it is that call); `M( stmt; )` is a block that may run or
+//!   not, in the enclosing scope (its `return` returns); an `else` that a preprocessor line
+//!   separates from its `if` is attached to it as that `#if`'s alternative (`if (a) {…}⏎#ifdef
+//!   X⏎else {…}⏎#endif`: with X the `if` has the else branch, without X none; chains of
+//!   `#ifdef X⏎else if …⏎#endif`; `if (a) {…} else⏎#endif⏎S` and `#ifdef X⏎if (c)⏎#endif⏎S`
+//!   take S as else branch or body), or, when no `if` is found, recorded as a fallback. Then in
+//!   the tree: `M(x)` without `;` before a block is a loop macro (the block may run any number
+//!   of times, `break` leaves it); `M⏎f(x);` (parsed as a prototype) is `f(x)`; a definition
+//!   named `if`/`while`/`for`/`switch` in a body (`#if`-split `else if`, `M(x)⏎if (c) {…}`) is
+//!   that statement with an opaque condition; a real nested definition is not part of the
+//!   body (items collects it). GNU case ranges match an unknown value.
 //! - Nodes are numbered in reverse postorder from the entry (roughly source order), then
 //!   unreachable code, then the exit.
 

@@ -3,28 +3,34 @@
 //!
 //! tree-sitter sees macros unexpanded, so a few shapes of real code parse as something else or
 //! as ERROR nodes. Each repair here is found from the shape of the tree and the tokens around
-//! it (never from a list of macro names), rewrites a few bytes of the body *in place* (same
-//! length, no newline touched, so every offset, line and column stays the same), and is kept
-//! only when the re-parse has fewer syntax errors (ERROR and missing nodes) than before — or,
-//! for a statement macro, at least as few plus positive evidence that it is one:
+//! it (never from a list of macro names) and rewrites a few bytes of the body *in place*: same
+//! length, so every offset stays the same (only a statement macro's `;` may take a line break,
+//! and lines are counted in the original file anyway). A repair is kept only when it makes its
+//! statement parse with fewer syntax errors: ERROR and missing nodes, and declarations that
+//! are really statements (a definition inside a definition, a declarator named `if`, `for`…).
+//! For a statement macro, as few errors plus positive evidence is enough. The statement is
+//! parsed on its own (braces balanced, preprocessor lines blanked), so that a trial costs
+//! little in a function of 300 KB; the whole body is parsed again once per round, and the
+//! repairs are all dropped if the body then ends elsewhere or has more errors than before.
 //!
 //! - **Cast macro** `IDENT expr` where an operand is expected (`g(1, BAD_CAST p)`,
 //!   `x = BAD_CAST h->name`, `f(ACTXT_CAST ctxt, …)`): `IDENT` is blanked, which leaves `expr`,
 //!   exactly a transparent cast.
 //! - **Statement macro with statement arguments** `M( stmt; )` at a statement position
 //!   (`MUTEX_LOGIC( sqlite3_mutex *m; )`, `SimulateIOError( return SQLITE_IOERR; );`):
-//!   rewritten to a block `  { stmt; }` recorded in [`Repairs::macro_blocks`]; the lowering runs
-//!   it or not, in the enclosing scope (like an `#if` branch).
+//!   rewritten to a block `  { stmt; }` (`M( return X );` to `  { return X ;}`), recorded in
+//!   [`Repairs::macro_blocks`]; the lowering runs it or not, in the enclosing scope (like an
+//!   `#if` branch).
 //! - **Statement macro without `;`** `M(args)` or `M` at a statement position, followed on a
 //!   later line by the start of a statement (`CHECK_COMPAT(buf)⏎if (…)`,
-//!   `LIBXML_TEST_VERSION⏎for (…)`, `FREE_AND_NULL(s) }`): a `;` is written in the whitespace
+//!   `LIBXML_TEST_VERSION⏎for (…)`, `FREE_AND_NULL(s)⏎}`): a `;` is written in the whitespace
 //!   after it, recorded in [`Repairs::statement_macros`]. Not before a `{` (a loop macro,
-//!   handled by the lowering). Evidence that a parse without syntax errors was wrong: the macro and the next
-//!   statement were parsed as one declaration or definition whose name is a keyword, or that
-//!   has a variable as a type name (`FREE_AND_NULL(s)⏎s = 0;`, `GROW⏎free(p);`).
+//!   handled by the lowering). Evidence that a parse without syntax errors was wrong: the
+//!   macro and the next statement were parsed as one declaration or definition named after a
+//!   keyword, or with a variable as a type name (`FREE_AND_NULL(s)⏎s = 0;`, `GROW⏎free(p);`).
 //! - **`else` separated from its `if` by a preprocessor line** (`if (a) {…}⏎#ifdef X⏎else {…}`,
-//!   or `if (a) {…} else⏎#endif⏎{…}`): the `else` is blanked and its offset recorded in
-//!   [`Repairs::detached_elses`]; the lowering attaches the branch to the `if`.
+//!   `if (a) {…} else⏎#endif⏎{…}`, `#endif⏎else …`): the `else` is blanked and its offset
+//!   recorded in [`Repairs::detached_elses`]; the lowering attaches the branch to the `if`.
 
 use super::items::keyword_name;
 use super::lower::find_definition;
@@ -50,7 +56,7 @@ pub(crate) struct Repaired {
     pub repairs: Repairs,
 }
 
-/// Re-parses tried per function (each is an incremental parse of a small edit).
+/// Repairs tried per function (each parses its statement twice).
 const MAX_TRIALS: usize = 1000;
 /// Candidates are looked for again after a round that repaired something (a repair can
 /// uncover another one).
@@ -116,6 +122,13 @@ const KEYWORDS: &[&str] = &[
 const STATEMENT_KEYWORDS: &[&str] = &[
     "if", "for", "while", "do", "switch", "return", "goto", "break", "continue", "else", "case",
     "default",
+];
+
+/// Keywords that begin a jump or a declaration.
+const DECLARATION_OR_JUMP: &[&str] = &[
+    "return", "break", "continue", "goto", "int", "char", "long", "short", "unsigned", "signed",
+    "const", "static", "struct", "union", "enum", "void", "double", "float", "volatile", "_Bool",
+    "bool",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -525,7 +538,7 @@ impl Repairer<'_> {
         let mut parens = None;
         if toks
             .get(i + 1)
-            .is_some_and(|t| tok_text(t, src) == "(" && is_blank(&src[a.end..t.start]))
+            .is_some_and(|t| tok_text(t, src) == "(" && is_blank(between(src, a.end, t.start)))
         {
             let close = matching_paren(toks, i + 1, src)?;
             parens = Some((i + 1, close));
@@ -560,12 +573,43 @@ impl Repairer<'_> {
                     block: Some((tok_text(&a, src).to_string(), o.start)),
                 });
             }
+            // `M( return X );`, `M( int n );`: one statement without its `;`, then `;`. The
+            // `)` becomes its `;` and the `;` the closing brace. Only when the argument begins
+            // with a keyword: `M( T x )` could as well be a call with a cast macro.
+            let keyword_first = toks
+                .get(open + 1)
+                .is_some_and(|t| DECLARATION_OR_JUMP.contains(&tok_text(t, src)));
+            if let Some(semi) = toks.get(close + 1).filter(|t| tok_text(t, src) == ";")
+                && keyword_first
+                && toks[open + 1..close].iter().all(|t| !t.directive)
+            {
+                let (o, c) = (toks[open], toks[close]);
+                let edit = |t: Tok, with: &[u8]| Edit {
+                    start: t.start,
+                    end: t.end,
+                    with: with.to_vec(),
+                };
+                return Some(Candidate {
+                    kind: Kind::StatementArgs,
+                    at: a.start,
+                    first: i,
+                    last: close + 1,
+                    edits: vec![
+                        blank(a.start, a.end),
+                        edit(o, b"{"),
+                        edit(c, b";"),
+                        edit(*semi, b"}"),
+                    ],
+                    evidence: false,
+                    block: Some((tok_text(&a, src).to_string(), o.start)),
+                });
+            }
         }
         // Without `;`: the next token must begin a statement, on a later line (or be the `}`
         // closing the block).
         let n = toks.get(last + 1)?;
         let nt = tok_text(n, src);
-        let gap = &src[toks[last].end..n.start];
+        let gap = between(src, toks[last].end, n.start);
         if !is_blank(gap) {
             return None;
         }
@@ -651,7 +695,7 @@ impl Repairer<'_> {
         let a = toks[i];
         let p = toks.get(i.checked_sub(1)?)?;
         let b = toks.get(i + 1)?;
-        if p.directive || b.directive || !is_blank(&src[a.end..b.start]) {
+        if p.directive || b.directive || !is_blank(between(src, a.end, b.start)) {
             return None;
         }
         let pt = tok_text(p, src);
@@ -721,7 +765,12 @@ fn blank(start: usize, end: usize) -> Edit {
 }
 
 fn tok_text<'s>(t: &Tok, src: &'s [u8]) -> &'s str {
-    std::str::from_utf8(&src[t.start..t.end]).unwrap_or("")
+    std::str::from_utf8(between(src, t.start, t.end)).unwrap_or("")
+}
+
+/// The bytes between two tokens (none if they overlap).
+fn between(src: &[u8], from: usize, to: usize) -> &[u8] {
+    src.get(from..to).unwrap_or(&[])
 }
 
 fn is_blank(b: &[u8]) -> bool {
@@ -746,7 +795,7 @@ fn statement_starts(toks: &[Tok], src: &[u8]) -> Vec<bool> {
             continue;
         };
         let p = &toks[j];
-        let newline = src[p.end..toks[i].start].contains(&b'\n');
+        let newline = between(src, p.end, toks[i].start).contains(&b'\n');
         starts[i] = p.directive
             || match tok_text(p, src) {
                 ";" | "{" | "}" | ":" | "else" | "do" => true,
