@@ -516,6 +516,15 @@ pub fn own_writes(
                     Callee::Indirect(_) => m.all = true,
                 }
             }
+            StmtKind::Free { ptr } => {
+                // The block's references die with it (see the engine's `free`).
+                if let Some(p) = ir.exprs.ty(*ptr).pointee() {
+                    let p = env.resolve(p);
+                    if p.is_pointer() || p.is_aggregate() {
+                        m.add_mem(&p, env, classes, 0);
+                    }
+                }
+            }
             StmtKind::Opaque { .. } => m.all = true,
             _ => {}
         }

@@ -37,6 +37,9 @@ const MAX_REFUTATIONS: usize = 5;
 /// through their MOD summary, or treated like body-less unknown functions when that cannot be
 /// done soundly (the paper ignores callees more than one level deep).
 const MAX_CALLEE_DEPTH: u32 = 2;
+/// A call whose result is the tracked reference is explored deeper: the block may be made by
+/// an allocator wrapper several levels down (`make` → `new` → `malloc`).
+const MAX_RETURN_DEPTH: u32 = 5;
 /// An indirect call with more candidate targets than this is treated as an unknown call.
 const MAX_INDIRECT_TARGETS: usize = 3;
 /// Separated facts kept at one program point before facts with the same hit regions merge
@@ -107,6 +110,7 @@ struct Engine<'p> {
     cfg: EngineConfig,
     a: Arena<'p>,
     bodies: FxHashMap<FuncId, Arc<FunctionIr>>,
+    temp_deaths: FxHashMap<FuncId, Arc<FxHashMap<NodeId, Vec<LocalId>>>>,
     slots: Vec<Slot>,
     at: FxHashMap<(FuncId, NodeId, Ctx), SmallVec<[SlotId; 2]>>,
     work: VecDeque<SlotId>,
@@ -150,6 +154,7 @@ pub fn run_probe(
         cfg,
         a: Arena::new(prog.env(), prog.classes()),
         bodies: FxHashMap::default(),
+        temp_deaths: FxHashMap::default(),
         slots: vec![],
         at: FxHashMap::default(),
         work: VecDeque::new(),
@@ -624,17 +629,27 @@ impl<'p> Engine<'p> {
         }
     }
 
-    /// `free(e)`.
+    /// `free(e)`: the cell is not the freed block, and the references the block held die
+    /// with it. Backwards, the block's pointer fields are written with NULL (`*e.f ← 0`), so
+    /// before the free they may have referenced the cell. Through an untyped pointer
+    /// (`void *`, `char *`) the block's layout is unknown and its contents are assumed to hold
+    /// no reference (an unsound assumption listed in ARCHITECTURE.md).
     fn free(&mut self, d: &Fact, e: E) -> Option<Fact> {
         if d.hits(e) {
             return None;
         }
-        if miss(&mut self.a, d, e) {
-            return Some(d.clone());
-        }
         let mut f = d.clone();
-        f.m.push(e);
-        f.normalize();
+        if !miss(&mut self.a, d, e) {
+            f.m.push(e);
+            f.normalize();
+        }
+        let pointee = self
+            .a
+            .env()
+            .resolve(&self.a.ty(e).pointee().cloned().unwrap_or_default());
+        if pointee.is_pointer() || pointee.is_aggregate() {
+            return self.nullify_typed(&f, e, &pointee, 0);
+        }
         Some(f)
     }
 
@@ -943,8 +958,36 @@ impl<'p> Engine<'p> {
     fn insert_preds(&mut self, func: FuncId, node: NodeId, ctx: Ctx, fact: Fact, prov: Prov) {
         let b = self.body(func);
         for &p in &b.node(node).preds {
-            self.insert(func, p, ctx, fact.clone(), prov.clone());
+            let Some(f) = self.after_temp_deaths(func, p, &fact) else {
+                continue;
+            };
+            self.insert(func, p, ctx, f, prov.clone());
         }
+    }
+
+    /// The fact right after statement `node` of `func`, before the temporaries that die there
+    /// are cleared (`t ← 0` for each, backwards). `None`: a dead temporary would be the
+    /// reference, which C does not have.
+    fn after_temp_deaths(&mut self, func: FuncId, node: NodeId, fact: &Fact) -> Option<Fact> {
+        let deaths = match self.temp_deaths.get(&func) {
+            Some(d) => d.clone(),
+            None => {
+                let b = self.body(func);
+                let d = Arc::new(super::sites::temp_deaths(&b));
+                self.temp_deaths.insert(func, d.clone());
+                d
+            }
+        };
+        let Some(ts) = deaths.get(&node) else {
+            return Some(fact.clone());
+        };
+        let mut cur = fact.clone();
+        for t in ts.clone() {
+            let addr = self.local_addr(func, t);
+            let z = self.zero();
+            cur = self.assign(&cur, addr, z)?;
+        }
+        Some(cur)
     }
 
     fn start(&mut self, func: FuncId, site: &ProbeSite) {
@@ -1005,7 +1048,12 @@ impl<'p> Engine<'p> {
                         let Some(r) = gb.ret else {
                             return;
                         };
-                        let ret_addr = self.local_addr(g, r);
+                        let mut ret_addr = self.local_addr(g, r);
+                        if g == func {
+                            // A recursive call: see `at_call`.
+                            let ty = self.a.ty(ret_addr).clone();
+                            ret_addr = self.a.mk(EKind::Addr(Sym::Frozen(0, g, r)), &ty);
+                        }
                         let ret_val = self.a.deref(ret_addr);
                         // The fact right before M2 (`*dest ← ret`) or M3 (`ret ← 0`).
                         let f0 = match dest_e {
@@ -1127,9 +1175,9 @@ impl<'p> Engine<'p> {
         let ret = gb.ret;
         let shift_in = move |s: Sym| -> Option<Sym> {
             match s {
-                Sym::Local(f, l) if f == caller && !(f == g && Some(l) == ret) => {
-                    Some(Sym::Frozen(1, f, l))
-                }
+                Sym::Local(f, l) if f == caller => Some(Sym::Frozen(1, f, l)),
+                // The callee's `ret` of a recursive call (see `at_call`).
+                Sym::Frozen(0, f, l) if f == g && Some(l) == ret => Some(Sym::Local(f, l)),
                 Sym::Frozen(depth, f, l) => {
                     (depth < MAX_FROZEN_DEPTH).then_some(Sym::Frozen(depth + 1, f, l))
                 }
@@ -1404,6 +1452,9 @@ impl<'p> Engine<'p> {
                             if let Some(f) = self.assign(&w, e0, fresh) {
                                 let b2 = self.body(func);
                                 for &p in &b2.node(node).preds {
+                                    let Some(f) = self.after_temp_deaths(func, p, &f) else {
+                                        continue;
+                                    };
                                     self.insert_w(
                                         func,
                                         p,
@@ -1532,6 +1583,15 @@ impl<'p> Engine<'p> {
             Callee::Indirect(_) => (self.prog.indirect_targets(args.len()), None),
         };
         let depth = self.ctx_depth.get(&ctx).copied().unwrap_or(0);
+        let dest_hit = dest_e.is_some_and(|de| {
+            let t = self.a.deref(de);
+            d.hits(t)
+        });
+        let max_depth = if dest_hit {
+            MAX_RETURN_DEPTH
+        } else {
+            MAX_CALLEE_DEPTH
+        };
         if targets.len() > MAX_INDIRECT_TARGETS {
             // Too many possible targets: like a body-less unknown function.
             targets.clear();
@@ -1542,7 +1602,7 @@ impl<'p> Engine<'p> {
             let g = *g;
             if let Some(w) = self.mod_regions(g) {
                 let relevant = self.call_relevant(d, &w, dest_e, &args_e);
-                if !relevant || depth >= MAX_CALLEE_DEPTH {
+                if !relevant || depth >= max_depth {
                     if relevant && self.cfg.unknown_calls_escape && self.arg_holds_hit(d, &args_e) {
                         let callee = self.prog.function_name(g);
                         self.refute(
@@ -1563,10 +1623,10 @@ impl<'p> Engine<'p> {
                     }
                     return;
                 }
-            } else if depth >= MAX_CALLEE_DEPTH {
+            } else if depth >= max_depth {
                 targets.clear();
             }
-        } else if depth >= MAX_CALLEE_DEPTH {
+        } else if depth >= max_depth {
             targets.clear();
         }
         if targets.is_empty() {
@@ -1581,7 +1641,14 @@ impl<'p> Engine<'p> {
             // M3 then M2 (backward): `ret ← 0` after `*dest ← ret`.
             let mut cur = d.clone();
             if let Some(r) = gb.ret {
-                let ra = self.local_addr(g, r);
+                let mut ra = self.local_addr(g, r);
+                if g == func {
+                    // A recursive call: the callee's `ret` is another frame's variable than
+                    // the caller's. It is named `Frozen(0, g, ret)` until `enter_callee`
+                    // renames it to the callee's own `ret` (and freezes the caller's).
+                    let ty = self.a.ty(ra).clone();
+                    ra = self.a.mk(EKind::Addr(Sym::Frozen(0, g, r)), &ty);
+                }
                 let z = self.zero();
                 let Some(f) = self.assign(&cur, ra, z) else {
                     self.refute(func, node, "the call's result contradicts it".into());
@@ -1654,6 +1721,18 @@ impl<'p> Engine<'p> {
             return;
         }
         let name = self.prog.function_name(func);
+        if name == "main" && f.tainted {
+            // The path crossed code that was not followed (a call applied through its summary,
+            // or code the front end did not model): the block may have been made there.
+            if self.unsupported.is_none() {
+                let loc = self.loc(func, node);
+                self.unsupported = Some((
+                    "the block may come from code the analysis did not follow (a call too deep, or unsupported code)".into(),
+                    Some(loc),
+                ));
+            }
+            return;
+        }
         if name == "main" {
             self.refute(
                 func,

@@ -354,3 +354,70 @@ fn temp_writers(ir: &FunctionIr) -> Vec<(LocalId, Vec<crate::ir::NodeId>)> {
     });
     v
 }
+
+/// Where temporaries die: for each statement, the temporaries whose value is not needed after
+/// it (it read or wrote them, and no path from it reads them again before writing them). C
+/// has no such variable: a call result used as an argument lives for that one use. The engine
+/// treats these deaths as `t ← 0` right after the statement, so a temporary is never an extra
+/// reference to a block.
+pub(crate) fn temp_deaths(ir: &FunctionIr) -> FxHashMap<crate::ir::NodeId, Vec<LocalId>> {
+    use crate::ir::NodeId;
+    let reads = temp_reads(ir);
+    let mut writes: FxHashMap<LocalId, Vec<NodeId>> = FxHashMap::default();
+    for id in ir.node_ids() {
+        let dest = match &ir.node(id).stmt.kind {
+            StmtKind::Alloc { addr, .. } | StmtKind::Assign { addr, .. } => Some(*addr),
+            StmtKind::Call { dest: Some(d), .. } => Some(*d),
+            _ => None,
+        };
+        if let Some(d) = dest
+            && let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(d)
+            && ir.local(*l).kind == LocalKind::Temp
+        {
+            writes.entry(*l).or_default().push(id);
+        }
+    }
+    let n = ir.nodes.len();
+    let mut out: FxHashMap<NodeId, Vec<LocalId>> = FxHashMap::default();
+    let mut temps: Vec<LocalId> = reads.keys().chain(writes.keys()).copied().collect();
+    temps.sort();
+    temps.dedup();
+    for t in temps {
+        let rs: &[NodeId] = reads.get(&t).map(|v| v.as_slice()).unwrap_or(&[]);
+        let ws: &[NodeId] = writes.get(&t).map(|v| v.as_slice()).unwrap_or(&[]);
+        let mut is_read = vec![false; n];
+        let mut is_write = vec![false; n];
+        for r in rs {
+            is_read[r.0 as usize] = true;
+        }
+        for w in ws {
+            is_write[w.0 as usize] = true;
+        }
+        // live_in[x]: some path from x reads t before writing it.
+        let mut live_in = vec![false; n];
+        let mut stack: Vec<NodeId> = rs.to_vec();
+        for r in rs {
+            live_in[r.0 as usize] = true;
+        }
+        while let Some(x) = stack.pop() {
+            for &p in &ir.node(x).preds {
+                let pi = p.0 as usize;
+                if live_in[pi] || (is_write[pi] && !is_read[pi]) {
+                    continue;
+                }
+                live_in[pi] = true;
+                stack.push(p);
+            }
+        }
+        for x in rs.iter().chain(ws.iter()) {
+            let live_out = ir.node(*x).succs.iter().any(|s| live_in[s.0 as usize]);
+            if !live_out {
+                let v = out.entry(*x).or_default();
+                if !v.contains(&t) {
+                    v.push(t);
+                }
+            }
+        }
+    }
+    out
+}
