@@ -7,6 +7,7 @@
 //! unknown-calls-escape = true               # a pointer passed to an unknown function escapes
 //! exclude = ["third_party/**"]
 //! check-on = "save"                         # or "change" (editor only)
+//! probe-parameters = false                  # also probe parameters a function never assigns
 //! [budget]
 //! transfers = 500                           # transfer-function applications per probe
 //! regions = 50                              # size of the region set S per probe
@@ -24,6 +25,9 @@ pub struct Config {
     pub exclude: Vec<String>,
     pub check_on: CheckOn,
     pub budget: Budget,
+    /// Probe, at each return, the parameters the function never assigns (the paper does;
+    /// off by default: losing what the caller passed is found by the caller's own probes).
+    pub probe_parameters: bool,
     /// Testing only (not read from files): run the worklist in the other order.
     #[serde(skip)]
     pub worklist_lifo: bool,
@@ -38,6 +42,7 @@ impl Default for Config {
             exclude: vec![],
             check_on: CheckOn::Save,
             budget: Budget::default(),
+            probe_parameters: false,
             worklist_lifo: false,
         }
     }

@@ -444,7 +444,8 @@ pub fn function_probes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<ProbeS
     let env = type_env(db, db.workspace());
     let file = f.file(db);
     let has_body = |name: &str| resolve_function(db, file, name).is_some();
-    Arc::new(probe::probe_sites(&ir, &env, &has_body))
+    let params = db.settings().config(db).probe_parameters;
+    Arc::new(probe::probe_sites(&ir, &env, &has_body, params))
 }
 
 /// The engine's view of the program, reading everything through queries.
@@ -470,9 +471,18 @@ impl<'db> DbProgram<'db> {
     }
 }
 
+/// Where the temporaries of a function die (a liveness pass, shared by all probes).
+#[salsa::tracked(returns(clone))]
+pub fn temp_deaths<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<probe::TempDeaths> {
+    Arc::new(probe::sites::temp_deaths(&lowered(db, f)))
+}
+
 impl probe::Program for DbProgram<'_> {
     fn body(&self, f: FuncId) -> Arc<FunctionIr> {
         lowered(self.db, self.funcs[f as usize])
+    }
+    fn temp_deaths(&self, f: FuncId) -> Arc<probe::TempDeaths> {
+        temp_deaths(self.db, self.funcs[f as usize])
     }
     fn function_name(&self, f: FuncId) -> String {
         self.funcs[f as usize].name(self.db).clone()

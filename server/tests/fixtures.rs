@@ -87,7 +87,18 @@ fn variable_matches(expected: &str, found: &str) -> bool {
 fn check_fixture(path: &Path, category: &str) -> Outcome {
     let text = std::fs::read_to_string(path).expect("fixture readable");
     let (strict, expects) = parse_expectations(&text);
-    let findings = analyse(path);
+    // Strict (paper) fixtures use the paper's probe placement, formals included.
+    let findings = if strict {
+        analyse_with(
+            path,
+            Config {
+                probe_parameters: true,
+                ..Config::default()
+            },
+        )
+    } else {
+        analyse(path)
+    };
     let name = format!(
         "{category}/{}",
         path.file_stem().unwrap_or_default().to_string_lossy()

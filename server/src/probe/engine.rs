@@ -110,7 +110,8 @@ struct Engine<'p> {
     cfg: EngineConfig,
     a: Arena<'p>,
     bodies: FxHashMap<FuncId, Arc<FunctionIr>>,
-    temp_deaths: FxHashMap<FuncId, Arc<FxHashMap<NodeId, Vec<LocalId>>>>,
+    temp_deaths: FxHashMap<FuncId, Arc<super::TempDeaths>>,
+    local_addrs: FxHashMap<(FuncId, LocalId), E>,
     slots: Vec<Slot>,
     at: FxHashMap<(FuncId, NodeId, Ctx), SmallVec<[SlotId; 2]>>,
     work: VecDeque<SlotId>,
@@ -155,6 +156,7 @@ pub fn run_probe(
         a: Arena::new(prog.env(), prog.classes()),
         bodies: FxHashMap::default(),
         temp_deaths: FxHashMap::default(),
+        local_addrs: FxHashMap::default(),
         slots: vec![],
         at: FxHashMap::default(),
         work: VecDeque::new(),
@@ -426,9 +428,14 @@ impl<'p> Engine<'p> {
     }
 
     fn local_addr(&mut self, f: FuncId, l: LocalId) -> E {
+        if let Some(e) = self.local_addrs.get(&(f, l)) {
+            return *e;
+        }
         let b = self.body(f);
         let ty = b.local(l).ty.clone();
-        self.a.addr_local(f, l, &ty)
+        let e = self.a.addr_local(f, l, &ty);
+        self.local_addrs.insert((f, l), e);
+        e
     }
 
     fn field_addr(&mut self, base: E, field: &str) -> E {
@@ -972,8 +979,7 @@ impl<'p> Engine<'p> {
         let deaths = match self.temp_deaths.get(&func) {
             Some(d) => d.clone(),
             None => {
-                let b = self.body(func);
-                let d = Arc::new(super::sites::temp_deaths(&b));
+                let d = self.prog.temp_deaths(func);
                 self.temp_deaths.insert(func, d.clone());
                 d
             }

@@ -60,6 +60,7 @@ pub struct Arena<'p> {
     type_index: FxHashMap<Type, TyId>,
     translated: FxHashMap<(FuncId, ExprId), E>,
     pt_cache: FxHashMap<E, RegionSet>,
+    deref_cache: FxHashMap<E, E>,
     pub names: RegionNames,
     strings: Vec<String>,
     string_index: FxHashMap<String, u32>,
@@ -78,6 +79,7 @@ impl<'p> Arena<'p> {
             type_index: FxHashMap::default(),
             translated: FxHashMap::default(),
             pt_cache: FxHashMap::default(),
+            deref_cache: FxHashMap::default(),
             names: RegionNames::default(),
             strings: vec![],
             string_index: FxHashMap::default(),
@@ -135,6 +137,14 @@ impl<'p> Arena<'p> {
         self.mk(EKind::Int(v), &Type::Int)
     }
     pub fn deref(&mut self, a: E) -> E {
+        if let Some(&e) = self.deref_cache.get(&a) {
+            return e;
+        }
+        let e = self.deref_uncached(a);
+        self.deref_cache.insert(a, e);
+        e
+    }
+    fn deref_uncached(&mut self, a: E) -> E {
         let t = self.ty(a).pointee().cloned().unwrap_or_default();
         self.mk(EKind::Deref(a), &t)
     }

@@ -9,7 +9,7 @@
 mod engine;
 pub mod expr;
 pub mod library;
-mod sites;
+pub mod sites;
 pub mod state;
 
 pub use engine::run_probe;
@@ -38,9 +38,16 @@ pub trait Program {
     fn classes(&self) -> &TypeClasses;
     /// What a function may write, transitively (see `regions::ModSet`).
     fn mod_set(&self, f: FuncId) -> Arc<crate::regions::ModSet>;
+    /// Where the temporaries of `f` die (see `sites::temp_deaths`); a host may cache it.
+    fn temp_deaths(&self, f: FuncId) -> Arc<TempDeaths> {
+        Arc::new(sites::temp_deaths(&self.body(f)))
+    }
     /// Called between worklist steps so a host can abandon a probe (salsa cancellation).
     fn checkpoint(&self) {}
 }
+
+/// For each statement, the temporaries whose value dies right after it.
+pub type TempDeaths = rustc_hash::FxHashMap<NodeId, Vec<crate::ir::LocalId>>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineConfig {

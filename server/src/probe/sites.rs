@@ -9,13 +9,20 @@ use rustc_hash::FxHashMap;
 
 /// Every probe of a function. `has_body(name)` tells whether a direct callee can be analysed
 /// (its result may then be fresh memory even if its type is not obviously a pointer).
+/// `probe_parameters`: also probe, at the returns, parameters the function never assigns.
 pub fn probe_sites(
     ir: &FunctionIr,
     env: &TypeEnv,
     has_body: &dyn Fn(&str) -> bool,
+    probe_parameters: bool,
 ) -> Vec<ProbeSite> {
     let mut out = Vec::new();
     let reads = temp_reads(ir);
+    let unassigned = if probe_parameters {
+        Vec::new()
+    } else {
+        unassigned_params(ir)
+    };
     for id in ir.node_ids() {
         let node = ir.node(id);
         let range = node.stmt.range;
@@ -138,6 +145,13 @@ pub fn probe_sites(
                 for l in locals {
                     let local = ir.local(*l);
                     if matches!(local.kind, LocalKind::Temp | LocalKind::Return) {
+                        continue;
+                    }
+                    if local.kind == LocalKind::Param && unassigned.contains(l) {
+                        // It still holds what the caller passed, and the caller still holds
+                        // that value: losing it is the caller's loss, found by the caller's
+                        // own probes (its variables' scope ends, the temporary of a call
+                        // result passed directly).
                         continue;
                     }
                     if !mentioned(ir, *l) {
@@ -360,7 +374,7 @@ fn temp_writers(ir: &FunctionIr) -> Vec<(LocalId, Vec<crate::ir::NodeId>)> {
 /// has no such variable: a call result used as an argument lives for that one use. The engine
 /// treats these deaths as `t ← 0` right after the statement, so a temporary is never an extra
 /// reference to a block.
-pub(crate) fn temp_deaths(ir: &FunctionIr) -> FxHashMap<crate::ir::NodeId, Vec<LocalId>> {
+pub fn temp_deaths(ir: &FunctionIr) -> super::TempDeaths {
     use crate::ir::NodeId;
     let reads = temp_reads(ir);
     let mut writes: FxHashMap<LocalId, Vec<NodeId>> = FxHashMap::default();
@@ -420,4 +434,37 @@ pub(crate) fn temp_deaths(ir: &FunctionIr) -> FxHashMap<crate::ir::NodeId, Vec<L
         }
     }
     out
+}
+
+/// Parameters the function never writes (no assignment, allocation or call result lands in
+/// them, and their address is not taken).
+fn unassigned_params(ir: &FunctionIr) -> Vec<LocalId> {
+    let mut written: Vec<LocalId> = Vec::new();
+    for n in &ir.nodes {
+        let dest = match &n.stmt.kind {
+            StmtKind::Alloc { addr, .. } | StmtKind::Assign { addr, .. } => Some(*addr),
+            StmtKind::Call { dest: Some(d), .. } => Some(*d),
+            _ => None,
+        };
+        let mut cur = match dest {
+            Some(d) => d,
+            None => continue,
+        };
+        // `p.f = …` on a struct parameter writes the parameter too.
+        loop {
+            match ir.exprs.kind(cur) {
+                ExprKind::Field(b, _) => cur = *b,
+                ExprKind::Addr(Symbol::Local(l)) => {
+                    written.push(*l);
+                    break;
+                }
+                _ => break,
+            }
+        }
+    }
+    ir.params
+        .iter()
+        .copied()
+        .filter(|p| !ir.local(*p).address_taken && !written.contains(p))
+        .collect()
 }
