@@ -468,12 +468,7 @@ impl<'p> Engine<'p> {
 
     /// `e # w`: no memory read of `e` is in `w`.
     fn disjoint(&mut self, e: E, w: &RegionSet) -> bool {
-        let mut mems: SmallVec<[E; 8]> = SmallVec::new();
-        self.a.mems(e, &mut mems);
-        mems.into_iter().all(|m| match *self.a.kind(m) {
-            EKind::Deref(x) => !self.a.pt(x).intersects(w),
-            _ => true,
-        })
+        !self.a.reads(e).intersects(w)
     }
 
     /// `E[*e0] # w`: every memory read of `e` other than the occurrences of `target` itself is
@@ -988,8 +983,23 @@ impl<'p> Engine<'p> {
             return Some(fact.clone());
         };
         let mut cur = fact.clone();
-        for t in ts.clone() {
+        for &t in ts {
             let addr = self.local_addr(func, t);
+            let sym = Sym::Local(func, t);
+            let mentioned = cur
+                .h
+                .iter()
+                .chain(cur.m.iter())
+                .copied()
+                .chain(cur.c.iter().map(|c| c.e))
+                .any(|e| self.a.mentions(e, &|s| s == sym));
+            if !mentioned {
+                // What `assign` would do to a fact that does not read `t`: S grows by its
+                // region, nothing else changes.
+                let w = self.a.pt(addr);
+                self.grow_s(&mut cur.s, &w);
+                continue;
+            }
             let z = self.zero();
             cur = self.assign(&cur, addr, z)?;
         }

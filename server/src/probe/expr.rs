@@ -61,6 +61,7 @@ pub struct Arena<'p> {
     translated: FxHashMap<(FuncId, ExprId), E>,
     pt_cache: FxHashMap<E, RegionSet>,
     deref_cache: FxHashMap<E, E>,
+    reads_cache: FxHashMap<E, RegionSet>,
     pub names: RegionNames,
     strings: Vec<String>,
     string_index: FxHashMap<String, u32>,
@@ -80,6 +81,7 @@ impl<'p> Arena<'p> {
             translated: FxHashMap::default(),
             pt_cache: FxHashMap::default(),
             deref_cache: FxHashMap::default(),
+            reads_cache: FxHashMap::default(),
             names: RegionNames::default(),
             strings: vec![],
             string_index: FxHashMap::default(),
@@ -258,6 +260,24 @@ impl<'p> Arena<'p> {
                 _ => {}
             }
         }
+    }
+
+    /// The regions `e` reads: the union of `pt(x)` over its dereferences `*x` (cached).
+    pub fn reads(&mut self, e: E) -> RegionSet {
+        if let Some(r) = self.reads_cache.get(&e) {
+            return r.clone();
+        }
+        let mut ms: SmallVec<[E; 8]> = SmallVec::new();
+        self.mems(e, &mut ms);
+        let mut r = RegionSet::empty();
+        for m in ms {
+            if let EKind::Deref(x) = *self.kind(m) {
+                let p = self.pt(x);
+                r.union_with(&p);
+            }
+        }
+        self.reads_cache.insert(e, r.clone());
+        r
     }
 
     /// Whether `e` mentions a symbol satisfying `pred`.
