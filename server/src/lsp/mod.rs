@@ -25,6 +25,7 @@ use crate::config::Config;
 use crate::db::Database;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp_server::{ClientSocket, LspService, Server};
 
@@ -84,17 +85,44 @@ pub fn service(options: Options) -> (LspService<Backend>, ClientSocket, Handle) 
     (service, socket, handle)
 }
 
+/// How long handlers still running after `exit` may take before the server stops anyway.
+const EXIT_GRACE: Duration = Duration::from_secs(1);
+/// The same when the input ends without `exit` (replies may still be read).
+const EOF_GRACE: Duration = Duration::from_secs(10);
+
 /// A server on a pair of byte streams: its handle, and the future that serves until `exit`.
 /// The input goes through [`transport::sanitize`], so a malformed message cannot end the
 /// session.
+///
+/// tower-lsp's `serve` returns only when every handler has finished, and a handler waiting
+/// for the client's reply to a server request (`workspace/configuration`) waits forever once
+/// the client has sent `exit` or closed the stream. So the future returns at the latest
+/// [`EXIT_GRACE`] after `exit` ([`EOF_GRACE`] after the end of the input), dropping such
+/// handlers.
 pub fn server<I, O>(input: I, output: O, options: Options) -> (Handle, impl Future<Output = ()>)
 where
     I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite,
 {
     let (service, socket, handle) = service(options);
-    let input = transport::sanitize(input);
-    (handle, Server::new(input, output, socket).serve(service))
+    let (input, end) = transport::sanitize(input);
+    let serving = Server::new(input, output, socket).serve(service);
+    let bounded = async move {
+        let deadline = async {
+            let grace = match end.await {
+                Ok(transport::End::Exit) => EXIT_GRACE,
+                _ => EOF_GRACE,
+            };
+            tokio::time::sleep(grace).await;
+        };
+        tokio::select! {
+            () = serving => {}
+            () = deadline => {
+                tracing::warn!("handlers still running after the end of the session were dropped");
+            }
+        }
+    };
+    (handle, bounded)
 }
 
 /// `reductio serve`: LSP on stdin/stdout, logs on stderr (`REDUCTIO_LOG=debug` for more).

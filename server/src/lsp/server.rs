@@ -40,6 +40,10 @@ const CHECK_ATTEMPTS: u64 = 40;
 const PROGRESS_MIN_FILES: usize = 10;
 /// Files read from disk per database write while indexing.
 const INDEX_BATCH: usize = 256;
+/// How long the server waits for the client's reply to one of its own requests
+/// (`workspace/configuration`, `window/workDoneProgress/create`, `client/registerCapability`):
+/// a client that never answers must not hold up a handler or a check forever.
+const CLIENT_REPLY_LIMIT: Duration = Duration::from_secs(10);
 
 /// What the client can do, from `initialize`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -174,6 +178,16 @@ fn is_c_file(path: &Path) -> bool {
     matches!(path.extension().and_then(|e| e.to_str()), Some("c" | "h"))
 }
 
+/// Whether `path`, with `..` and symbolic links resolved, lies inside one of `dirs` (also
+/// resolved). A path that does not exist is inside nothing.
+fn within(path: &Path, dirs: &[PathBuf]) -> bool {
+    let Ok(real) = path.canonicalize() else {
+        return false;
+    };
+    dirs.iter()
+        .any(|d| d.canonicalize().is_ok_and(|d| real.starts_with(d)))
+}
+
 fn read_files(paths: Vec<PathBuf>) -> Vec<(PathBuf, String)> {
     paths
         .into_iter()
@@ -195,6 +209,15 @@ impl Inner {
 
     fn roots(&self) -> Vec<PathBuf> {
         lock(&self.roots).clone()
+    }
+
+    /// Whether the server may read `path` from disk: with `..` and symbolic links resolved, it
+    /// lies inside a workspace folder or a directory indexed for a document opened outside
+    /// them.
+    fn may_read(&self, path: &Path) -> bool {
+        let mut dirs = self.roots();
+        dirs.extend(self.lone_dirs.iter().map(|d| d.key().clone()));
+        within(path, &dirs)
     }
 
     async fn log(&self, typ: MessageType, msg: impl Into<String>) {
@@ -471,10 +494,13 @@ impl Inner {
         }
         let n = self.progress_tokens.fetch_add(1, Ordering::SeqCst);
         let token = ProgressToken::String(format!("reductio/{n}"));
-        self.client
-            .create_work_done_progress(token.clone())
-            .await
-            .ok()?;
+        tokio::time::timeout(
+            CLIENT_REPLY_LIMIT,
+            self.client.create_work_done_progress(token.clone()),
+        )
+        .await
+        .ok()?
+        .ok()?;
         Some(
             self.client
                 .progress(token, title)
@@ -582,10 +608,13 @@ impl Inner {
             return;
         }
         let read = tokio::task::spawn_blocking(move || {
+            // Regular files only: a symbolic link could point anywhere.
             let paths: Vec<PathBuf> = std::fs::read_dir(&dir)
                 .map(|rd| {
-                    rd.filter_map(|e| e.ok().map(|e| e.path()))
-                        .filter(|p| is_c_file(p) && p.is_file())
+                    rd.filter_map(|e| e.ok())
+                        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                        .map(|e| e.path())
+                        .filter(|p| is_c_file(p))
                         .collect()
                 })
                 .unwrap_or_default();
@@ -602,7 +631,8 @@ impl Inner {
         let mut base = Config::default();
         for root in self.roots() {
             let file = root.join("reductio.toml");
-            if !file.is_file() {
+            // Not through a symbolic link out of the folder (its text would be echoed in errors).
+            if !file.is_file() || !within(&file, std::slice::from_ref(&root)) {
                 continue;
             }
             match crate::files::load_config(&file) {
@@ -695,13 +725,21 @@ impl Inner {
             method: "workspace/didChangeWatchedFiles".into(),
             register_options: serde_json::to_value(options).ok(),
         };
-        if let Err(e) = self.client.register_capability(vec![registration]).await {
-            self.log(
-                MessageType::WARNING,
-                format!("could not watch files: {}", e.message),
-            )
-            .await;
-        }
+        let registered = tokio::time::timeout(
+            CLIENT_REPLY_LIMIT,
+            self.client.register_capability(vec![registration]),
+        )
+        .await;
+        let error = match registered {
+            Ok(Ok(())) => return,
+            Ok(Err(e)) => e.message.into_owned(),
+            Err(_) => "no reply".to_string(),
+        };
+        self.log(
+            MessageType::WARNING,
+            format!("could not watch files: {error}"),
+        )
+        .await;
     }
 
     async fn set_client_settings(&self, value: &Value) -> bool {
@@ -939,7 +977,9 @@ impl LanguageServer for Backend {
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        let (_, kept) = self.inner.world.close(&uri);
+        // The disk text is read again only if the path still leads inside the workspace (a
+        // file replaced by a symbolic link to elsewhere leaves it instead).
+        let (_, kept) = self.inner.world.close(&uri, |p| self.inner.may_read(p));
         if !kept {
             self.inner.clear_diagnostics(&uri).await;
         }
@@ -955,7 +995,10 @@ impl LanguageServer for Backend {
                 scope_uri: None,
                 section: Some("reductio".into()),
             };
-            if let Ok(mut v) = inner.client.configuration(vec![item]).await
+            let pulled =
+                tokio::time::timeout(CLIENT_REPLY_LIMIT, inner.client.configuration(vec![item]))
+                    .await;
+            if let Ok(Ok(mut v)) = pulled
                 && !v.is_empty()
             {
                 settings = v.swap_remove(0);
@@ -1016,8 +1059,10 @@ impl LanguageServer for Backend {
                 continue;
             }
             let known = inner.world.files.contains_key(&path);
-            let in_root = inner.roots().iter().any(|r| path.starts_with(r));
-            if (known || in_root) && !inner.excluded(&path) {
+            // With `..` and symbolic links resolved: a watched-file event is no way out of
+            // the workspace folders (or the directories of documents opened outside them).
+            let in_root = within(&path, &inner.roots());
+            if (in_root || (known && inner.may_read(&path))) && !inner.excluded(&path) {
                 let p = path.clone();
                 let read = tokio::task::spawn_blocking(move || read_files(vec![p]))
                     .await

@@ -183,11 +183,12 @@ impl World {
         })
     }
 
-    /// `didClose`: a file from disk goes back to its disk text; any other file leaves the
+    /// `didClose`: a file from disk goes back to its disk text (re-read only when `may_read`
+    /// says the path still resolves inside the workspace); any other file leaves the
     /// workspace. Returns whether the file is still analysed.
-    pub fn close(&self, uri: &Uri) -> (PathBuf, bool) {
+    pub fn close(&self, uri: &Uri, may_read: impl FnOnce(&Path) -> bool) -> (PathBuf, bool) {
         let path = uri_to_path(uri);
-        let disk = if self.on_disk.contains(&path) {
+        let disk = if self.on_disk.contains(&path) && may_read(&path) {
             crate::files::read_source(&path).ok().map(|(t, _)| t)
         } else {
             None

@@ -1,0 +1,722 @@
+//! The bodies of the fuzz targets, shared by cargo-fuzz (`fuzz_targets/*.rs`, libFuzzer on
+//! nightly) and by `cargo test` (`tests/stress.rs` includes this file with `#[path]`, replays
+//! the seed corpus and runs a short deterministic random search on stable).
+//!
+//! - [`c_file`]: arbitrary bytes as a C file. Parse, collect items, lower, print the IR, run
+//!   every probe, render the findings as text, JSON and SARIF, and read the same bytes as a
+//!   `reductio.toml`. Checks that every finding is placed inside the file.
+//! - [`lsp_session`]: arbitrary bytes decoded as a session of LSP messages (open, incremental
+//!   and full changes, hover, `reductio/prove`, code actions, commands, save, close,
+//!   configuration, watched files, malformed frames) against the server in-process. Every
+//!   request must be answered within [`REPLY_LIMIT`] without an internal error, and the server
+//!   must shut down cleanly at the end.
+//!
+//! A panic anywhere (including one the server catches and turns into an error reply) is a
+//! finding: libFuzzer's panic hook aborts, and the `cargo test` replay counts internal-error
+//! replies.
+
+use reductio::config::Config;
+use reductio::db::{self, Database, Db, Finding};
+use reductio::ir::{Notation, write_function_with};
+use reductio::lsp::{self, Options};
+use reductio::report::{self, Summary};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
+
+/// The stack the CLI's and the server's analysis threads get.
+const ANALYSIS_STACK: usize = 32 << 20;
+
+/// How long a request may take before the session counts as hung.
+pub const REPLY_LIMIT: Duration = Duration::from_secs(20);
+
+/// Most operations decoded from one input (longer inputs are cut: libFuzzer's `-max_len`
+/// bounds them anyway).
+const MAX_OPS: usize = 48;
+
+// ---- (a) a C file ----------------------------------------------------------------------
+
+/// Runs the whole pipeline on `data` as a C file. Panics on any crash or broken invariant.
+pub fn c_file(data: &[u8]) {
+    let data = data.to_vec();
+    let worker = std::thread::Builder::new()
+        .stack_size(ANALYSIS_STACK)
+        .spawn(move || c_file_on_this_thread(&data))
+        .expect("spawn the analysis thread");
+    if let Err(panic) = worker.join() {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+fn c_file_on_this_thread(data: &[u8]) {
+    let (text, _lossy) = reductio::syntax::decode_source(data);
+    // The same bytes as a configuration file: errors are fine, panics are not.
+    let _ = Config::from_toml(&text);
+    let path = PathBuf::from("fuzz.c");
+    let mut database = Database::new(Config::default());
+    let file = database.add_file(path.clone(), text.clone());
+    let db: &dyn Db = &database;
+
+    let mut printed = String::new();
+    for f in db::file_functions(db, file) {
+        let ir = db::lowered(db, *f);
+        let loc = |r: reductio::syntax::TextRange| {
+            let (l, c) = db::location(db, *f, r);
+            format!("{l}:{c}")
+        };
+        let _ = write_function_with(&mut printed, &ir, Some(&loc), Notation::C);
+        let _ = write_function_with(&mut printed, &ir, None, Notation::Paper);
+    }
+    let _ = db::global_inits(db, file);
+
+    let findings = db::file_findings(db, file);
+    let lines = text.split('\n').count() as u32;
+    for f in findings.iter() {
+        check_placed(f, lines);
+    }
+    let mut summary = Summary {
+        files: 1,
+        functions: db::file_functions(db, file).len(),
+        ..Default::default()
+    };
+    let all: Vec<&Finding> = findings.iter().map(|f| f.as_ref()).collect();
+    for f in &all {
+        summary.count(f);
+    }
+    let json = report::json_report(&all, &summary);
+    serde_json::from_str::<Value>(&json).expect("the JSON report parses");
+    let sarif = report::sarif_report(&all);
+    serde_json::from_str::<Value>(&sarif).expect("the SARIF report parses");
+    let sources: report::Sources = [(path, text)].into_iter().collect();
+    let _ = report::text_report(&all, &summary, &sources, false);
+}
+
+/// A finding (and its trace and allocation path) must point inside the file.
+fn check_placed(f: &Finding, lines: u32) {
+    let ok = |line: u32, end_line: u32| line >= 1 && line <= end_line && end_line <= lines;
+    assert!(
+        ok(f.loc.line, f.loc.end_line),
+        "finding outside the file ({lines} lines): {f:?}"
+    );
+    for s in &f.trace {
+        assert!(ok(s.loc.line, s.loc.end_line), "trace step outside: {f:?}");
+    }
+    for a in &f.allocation {
+        assert!(ok(a.line, a.end_line), "allocation outside: {f:?}");
+    }
+}
+
+// ---- (b) an LSP session ----------------------------------------------------------------
+
+/// Reads an input as a stream of small decisions; past the end every read is zero, so every
+/// input decodes to a session.
+struct Input<'a> {
+    data: &'a [u8],
+}
+
+impl Input<'_> {
+    fn byte(&mut self) -> u8 {
+        match self.data.split_first() {
+            Some((b, rest)) => {
+                self.data = rest;
+                *b
+            }
+            None => 0,
+        }
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        usize::from(self.byte()) % n.max(1)
+    }
+
+    fn bytes(&mut self, max: usize) -> &[u8] {
+        let n = self.below(max + 1).min(self.data.len());
+        let (head, rest) = self.data.split_at(n);
+        self.data = rest;
+        head
+    }
+
+    fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+}
+
+/// C texts the session opens documents with: the test fixtures (the seed corpus of this
+/// target), found from this crate's location at run time.
+fn fixture_texts() -> &'static [String] {
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = if root.ends_with("fuzz") {
+            root.join("../../test-fixtures")
+        } else {
+            root.join("../test-fixtures")
+        };
+        let mut paths = Vec::new();
+        for sub in ["idioms", "paper"] {
+            if let Ok(rd) = std::fs::read_dir(dir.join(sub)) {
+                paths.extend(rd.filter_map(|e| e.ok().map(|e| e.path())));
+            }
+        }
+        paths.sort();
+        let mut texts: Vec<String> = paths
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "c"))
+            .filter_map(|p| std::fs::read_to_string(p).ok())
+            .collect();
+        texts.push(String::new());
+        texts.push(
+            "struct n { struct n *next; };\nvoid f(struct n *p) {\n    p = 0;\n}\n".to_string(),
+        );
+        texts
+    })
+}
+
+/// Snippets that edits insert: C that changes verdicts, breaks the parse, or moves positions
+/// across multi-byte characters.
+const SNIPPETS: &[&str] = &[
+    "",
+    "\n",
+    "}",
+    "{",
+    "free(p);\n",
+    "    return 0;\n",
+    "p = malloc(8);\n",
+    "char *s = strdup(\"x\");\n",
+    "/*",
+    "*/",
+    "\"",
+    "#if 0\n",
+    "#endif\n",
+    "goto out;\nout:\n",
+    "é",
+    "😀",
+    "\r\n",
+    "\t",
+    "int f(void) { return 1; }\n",
+    "struct s { struct s *next; } *g;\n",
+    "if (p) ",
+    "else ",
+    "while (1) {",
+    "switch (x) { case 1: break; }",
+    "((((((((",
+    "\u{0}",
+];
+
+/// What the fuzzed session found wrong (besides panics, which abort under libFuzzer).
+#[derive(Debug, Default)]
+pub struct SessionReport {
+    pub requests: usize,
+    pub internal_errors: Vec<String>,
+}
+
+/// Runs `data` as an LSP session against an in-process server. Panics on a hang, an internal
+/// error reply, or a server that does not exit after `shutdown` + `exit`.
+pub fn lsp_session(data: &[u8]) {
+    let report = lsp_session_report(data);
+    assert!(
+        report.internal_errors.is_empty(),
+        "internal errors: {:?}",
+        report.internal_errors
+    );
+}
+
+/// Each session gets its own runtime, dropped afterwards: a server leaves background tasks
+/// behind after `exit` (a stdio server's process ends there; an in-process one would keep
+/// its analysis threads alive), and dropping the runtime cancels them.
+pub fn lsp_session_report(data: &[u8]) -> SessionReport {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let report = rt.block_on(Session::run(data));
+    rt.shutdown_timeout(Duration::from_secs(5));
+    report
+}
+
+/// A shared multi-threaded runtime for tests that drive one long session.
+pub fn runtime() -> &'static tokio::runtime::Runtime {
+    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RT.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("tokio runtime")
+    })
+}
+
+/// The workspace the sessions run in: a directory with one C file and a `reductio.toml`,
+/// shared by all sessions of the process.
+fn workspace_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("reductio-fuzz-ws-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(dir.join("sub"));
+        let _ = std::fs::write(
+            dir.join("helper.c"),
+            "#include <stdlib.h>\nvoid *mk(void) { return malloc(4); }\n",
+        );
+        let _ = std::fs::write(dir.join("reductio.toml"), "allocators = [\"xmalloc\"]\n");
+        dir
+    })
+}
+
+type Pending = Arc<Mutex<HashMap<i64, tokio::sync::oneshot::Sender<Value>>>>;
+type Writer = Arc<tokio::sync::Mutex<tokio::io::WriteHalf<DuplexStream>>>;
+
+/// A small LSP client driving an in-process server over in-memory pipes. It answers the
+/// server's own requests like an accommodating editor and keeps every notification.
+pub struct Client {
+    writer: Writer,
+    pending: Pending,
+    next_id: AtomicI64,
+    inbox: Arc<Mutex<Vec<Value>>>,
+    arrived: Arc<tokio::sync::Notify>,
+    /// Whether the server's own requests get a reply (an editor that has gone does not reply).
+    answering: Arc<std::sync::atomic::AtomicBool>,
+    server: tokio::task::JoinHandle<()>,
+    reader: tokio::task::JoinHandle<()>,
+    pub handle: lsp::Handle,
+    pub report: SessionReport,
+}
+
+impl Client {
+    /// Starts a server (call inside the runtime).
+    pub fn start(options: Options) -> Client {
+        let (client_end, server_end) = tokio::io::duplex(1 << 20);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        let (client_read, client_write) = tokio::io::split(client_end);
+        let (handle, serving) = lsp::server(server_read, server_write, options);
+        let server = tokio::spawn(serving);
+        let writer: Writer = Arc::new(tokio::sync::Mutex::new(client_write));
+        let pending: Pending = Arc::default();
+        let inbox: Arc<Mutex<Vec<Value>>> = Arc::default();
+        let arrived = Arc::new(tokio::sync::Notify::new());
+        let answering = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let reader = {
+            let (writer, pending, inbox, arrived, answering) = (
+                writer.clone(),
+                pending.clone(),
+                inbox.clone(),
+                arrived.clone(),
+                answering.clone(),
+            );
+            tokio::spawn(async move {
+                let mut r = BufReader::new(client_read);
+                while let Some(msg) = read_message(&mut r).await {
+                    let method = msg.get("method").and_then(Value::as_str).map(String::from);
+                    match (method, msg.get("id").cloned()) {
+                        (None, Some(id)) => {
+                            let tx = id.as_i64().and_then(|id| pending.lock().ok()?.remove(&id));
+                            if let Some(tx) = tx {
+                                let _ = tx.send(msg);
+                            }
+                        }
+                        (Some(method), Some(id)) => {
+                            if let Ok(mut inbox) = inbox.lock() {
+                                inbox.push(msg.clone());
+                            }
+                            if !answering.load(Ordering::SeqCst) {
+                                arrived.notify_waiters();
+                                continue;
+                            }
+                            let result = match method.as_str() {
+                                "workspace/configuration" => json!([{"checkOn": "change"}]),
+                                "workspace/applyEdit" => json!({"applied": true}),
+                                _ => Value::Null,
+                            };
+                            let reply = json!({"jsonrpc": "2.0", "id": id, "result": result});
+                            let _ = write_message(&mut *writer.lock().await, &reply).await;
+                        }
+                        (Some(_), None) => {
+                            if let Ok(mut inbox) = inbox.lock() {
+                                inbox.push(msg);
+                            }
+                        }
+                        (None, None) => {}
+                    }
+                    arrived.notify_waiters();
+                }
+            })
+        };
+        Client {
+            writer,
+            pending,
+            next_id: AtomicI64::new(1),
+            inbox,
+            arrived,
+            answering,
+            server,
+            reader,
+            handle,
+            report: SessionReport::default(),
+        }
+    }
+
+    /// `initialize` (with `root` as the only workspace folder) and `initialized`.
+    pub async fn initialize(&mut self, root: Option<&Path>, utf8: bool, options: Value) -> Value {
+        let mut caps = json!({
+            "window": {"workDoneProgress": true},
+            "workspace": {"configuration": true, "workspaceEdit": {"documentChanges": true},
+                          "didChangeWatchedFiles": {"dynamicRegistration": true}}
+        });
+        if utf8 {
+            caps["general"] = json!({"positionEncodings": ["utf-8"]});
+        }
+        let folders = match root {
+            Some(r) => json!([{"uri": file_uri(r), "name": "ws"}]),
+            None => Value::Null,
+        };
+        let reply = self
+            .request(
+                "initialize",
+                json!({"processId": null, "capabilities": caps, "workspaceFolders": folders,
+                       "initializationOptions": options}),
+            )
+            .await;
+        self.notify("initialized", json!({})).await;
+        reply.map(|r| r["result"].clone()).unwrap_or(Value::Null)
+    }
+
+    /// Whether to answer the server's requests from now on (the default is to answer).
+    pub fn answer_server_requests(&self, on: bool) {
+        self.answering.store(on, Ordering::SeqCst);
+    }
+
+    pub async fn notify(&mut self, method: &str, params: Value) {
+        let msg = json!({"jsonrpc": "2.0", "method": method, "params": params});
+        let _ = write_message(&mut *self.writer.lock().await, &msg).await;
+    }
+
+    /// Writes raw bytes to the server's input.
+    pub async fn raw(&mut self, bytes: &[u8]) {
+        let mut w = self.writer.lock().await;
+        let _ = w.write_all(bytes).await;
+        let _ = w.flush().await;
+    }
+
+    /// Sends a request and waits for the whole reply (`None` if the server went away).
+    /// Panics when no reply comes within [`REPLY_LIMIT`]; records internal errors.
+    pub async fn request(&mut self, method: &str, params: Value) -> Option<Value> {
+        let id = self.next_id.fetch_add(1, Ordering::SeqCst);
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        if let Ok(mut p) = self.pending.lock() {
+            p.insert(id, tx);
+        }
+        let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let _ = write_message(&mut *self.writer.lock().await, &msg).await;
+        self.report.requests += 1;
+        let reply = match tokio::time::timeout(REPLY_LIMIT, rx).await {
+            Ok(reply) => reply.ok(),
+            Err(_) => panic!("no reply to `{method}` within {REPLY_LIMIT:?}"),
+        };
+        if let Some(err) = reply.as_ref().and_then(|r| r.get("error")) {
+            // -32603 is InternalError: a handler panicked or failed unexpectedly.
+            if err["code"] == -32603 {
+                self.report
+                    .internal_errors
+                    .push(format!("{method}: {}", err["message"]));
+            }
+        }
+        reply
+    }
+
+    /// Notifications (and requests from the server) received so far with this method.
+    pub fn notifications(&self, method: &str) -> Vec<Value> {
+        self.inbox
+            .lock()
+            .map(|i| {
+                i.iter()
+                    .filter(|m| m["method"] == method)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Waits until a notification satisfies `pred`; `None` after `limit`.
+    pub async fn wait_for(&self, limit: Duration, pred: impl Fn(&Value) -> bool) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let notified = self.arrived.notified();
+            if let Some(v) = self
+                .inbox
+                .lock()
+                .ok()
+                .and_then(|i| i.iter().rev().find(|m| pred(m)).cloned())
+            {
+                return Some(v);
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                return None;
+            }
+        }
+    }
+
+    /// `shutdown` + `exit`; panics if the server does not stop.
+    pub async fn shutdown(mut self) -> SessionReport {
+        self.request("shutdown", Value::Null).await;
+        self.notify("exit", Value::Null).await;
+        if tokio::time::timeout(REPLY_LIMIT, &mut self.server)
+            .await
+            .is_err()
+        {
+            panic!("the server did not exit after shutdown + exit");
+        }
+        self.reader.abort();
+        self.report
+    }
+}
+
+/// A fuzzed session: a [`Client`] and the versions of its four document slots.
+struct Session {
+    client: Client,
+    versions: [i32; 4],
+}
+
+impl Session {
+    async fn run(data: &[u8]) -> SessionReport {
+        let mut input = Input { data };
+        let utf8 = input.byte() & 1 == 1;
+        let mut client = Client::start(Options::default());
+        client
+            .initialize(
+                Some(workspace_dir()),
+                utf8,
+                json!({"checkOn": "change", "debounceMs": 0}),
+            )
+            .await;
+        let mut session = Session {
+            client,
+            versions: [0; 4],
+        };
+        let mut ops = 0;
+        while !input.is_empty() && ops < MAX_OPS {
+            ops += 1;
+            session.step(&mut input).await;
+        }
+        session.client.shutdown().await
+    }
+
+    fn doc_uri(slot: usize) -> String {
+        match slot {
+            // Outside the workspace, and a non-file scheme.
+            2 => "file:///nonexistent-reductio-dir/lone.c".to_string(),
+            3 => "untitled:Untitled-1".to_string(),
+            _ => file_uri(&workspace_dir().join(format!("doc{slot}.c"))),
+        }
+    }
+
+    async fn step(&mut self, input: &mut Input<'_>) {
+        let slot = input.below(4);
+        let uri = Self::doc_uri(slot);
+        let pos = json!({"line": input.below(40), "character": input.below(90)});
+        match input.below(13) {
+            0 | 1 => {
+                let texts = fixture_texts();
+                let text = if input.byte() < 200 {
+                    texts[input.below(texts.len())].clone()
+                } else {
+                    String::from_utf8_lossy(input.bytes(512)).into_owned()
+                };
+                self.versions[slot] += 1;
+                self.client
+                    .notify(
+                        "textDocument/didOpen",
+                        json!({"textDocument": {"uri": uri, "languageId": "c",
+                           "version": self.versions[slot], "text": text}}),
+                    )
+                    .await;
+            }
+            2..=4 => {
+                let n = 1 + input.below(3);
+                let mut changes = Vec::new();
+                for _ in 0..n {
+                    let start = json!({"line": input.below(40), "character": input.below(90)});
+                    let end = if input.byte() < 128 {
+                        start.clone()
+                    } else {
+                        json!({"line": input.below(40), "character": input.below(90)})
+                    };
+                    let text = if input.byte() < 230 {
+                        SNIPPETS[input.below(SNIPPETS.len())].to_string()
+                    } else {
+                        String::from_utf8_lossy(input.bytes(64)).into_owned()
+                    };
+                    changes.push(json!({"range": {"start": start, "end": end}, "text": text}));
+                }
+                // Mostly increasing versions, sometimes a stale or repeated one.
+                if input.byte() < 240 {
+                    self.versions[slot] += 1;
+                }
+                self.client
+                    .notify(
+                        "textDocument/didChange",
+                        json!({"textDocument": {"uri": uri, "version": self.versions[slot]},
+                           "contentChanges": changes}),
+                    )
+                    .await;
+            }
+            5 => {
+                let texts = fixture_texts();
+                let text = texts[input.below(texts.len())].clone();
+                self.versions[slot] += 1;
+                self.client
+                    .notify(
+                        "textDocument/didChange",
+                        json!({"textDocument": {"uri": uri, "version": self.versions[slot]},
+                           "contentChanges": [{"text": text}]}),
+                    )
+                    .await;
+            }
+            6 => {
+                self.client
+                    .request(
+                        "textDocument/hover",
+                        json!({"textDocument": {"uri": uri}, "position": pos}),
+                    )
+                    .await;
+            }
+            7 => {
+                self.client
+                    .request(
+                        "reductio/prove",
+                        json!({"textDocument": {"uri": uri}, "position": pos}),
+                    )
+                    .await;
+            }
+            8 => {
+                let end = json!({"line": input.below(60), "character": input.below(90)});
+                let reply = self
+                    .client
+                    .request(
+                        "textDocument/codeAction",
+                        json!({"textDocument": {"uri": uri},
+                               "range": {"start": pos, "end": end},
+                               "context": {"diagnostics": []}}),
+                    )
+                    .await;
+                // Run the first command an action offers, as an editor would on a click.
+                let command = reply
+                    .as_ref()
+                    .and_then(|r| r["result"].as_array())
+                    .and_then(|a| {
+                        a.iter()
+                            .find_map(|x| x.get("command").filter(|c| c.is_object()).cloned())
+                    });
+                if let Some(c) = command {
+                    self.client
+                        .request(
+                            "workspace/executeCommand",
+                            json!({"command": c["command"], "arguments": c["arguments"]}),
+                        )
+                        .await;
+                }
+            }
+            9 => {
+                let command =
+                    ["reductio.proveNoLeak", "reductio.showLeakTrace", "nope"][input.below(3)];
+                let args = match input.below(4) {
+                    0 => json!([uri, pos]),
+                    1 => json!([]),
+                    2 => json!([42, {"x": 1}]),
+                    _ => json!([uri]),
+                };
+                self.client
+                    .request(
+                        "workspace/executeCommand",
+                        json!({"command": command, "arguments": args}),
+                    )
+                    .await;
+            }
+            10 => {
+                let method = ["textDocument/didSave", "textDocument/didClose"][input.below(2)];
+                self.client
+                    .notify(method, json!({"textDocument": {"uri": uri}}))
+                    .await;
+            }
+            11 => {
+                let settings = match input.below(6) {
+                    0 => json!({"reductio": {"budget": {"transfers": 1 + input.below(20)}}}),
+                    1 => json!({"allocators": ["xmalloc", "mk"], "deallocators": ["xfree"]}),
+                    2 => json!({"checkOn": "bogus"}),
+                    3 => json!({"exclude": ["[", "**/doc1.c"]}),
+                    4 => json!({"budget": {"regions": 0}}),
+                    _ => Value::Null,
+                };
+                self.client
+                    .notify(
+                        "workspace/didChangeConfiguration",
+                        json!({"settings": settings}),
+                    )
+                    .await;
+            }
+            12 => {
+                if input.byte() < 128 {
+                    let target = match input.below(4) {
+                        0 => file_uri(&workspace_dir().join("helper.c")),
+                        1 => file_uri(&workspace_dir().join("reductio.toml")),
+                        2 => file_uri(&workspace_dir().join("../outside.c")),
+                        _ => file_uri(&workspace_dir().join("sub/gone.c")),
+                    };
+                    self.client
+                        .notify(
+                            "workspace/didChangeWatchedFiles",
+                            json!({"changes": [{"uri": target, "type": 1 + input.below(3)}]}),
+                        )
+                        .await;
+                } else {
+                    // A malformed frame: the transport must skip it.
+                    let body = input.bytes(40).to_vec();
+                    let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+                    frame.extend(body);
+                    self.client.raw(&frame).await;
+                }
+            }
+            _ => unreachable!(),
+        }
+        // Occasionally let the background checks run before the next message.
+        if input.byte() > 250 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+}
+
+/// A `file:` URI for an absolute path.
+pub fn file_uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+async fn write_message(w: &mut tokio::io::WriteHalf<DuplexStream>, msg: &Value) -> Option<()> {
+    let body = serde_json::to_vec(msg).ok()?;
+    let header = format!("Content-Length: {}\r\n\r\n", body.len());
+    w.write_all(header.as_bytes()).await.ok()?;
+    w.write_all(&body).await.ok()?;
+    w.flush().await.ok()
+}
+
+async fn read_message<R: tokio::io::AsyncBufRead + Unpin>(r: &mut R) -> Option<Value> {
+    let mut len = None;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).await.ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length:") {
+            len = v.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; len?];
+    r.read_exact(&mut body).await.ok()?;
+    serde_json::from_slice(&body).ok()
+}
