@@ -1,0 +1,255 @@
+//! Where the time of one keystroke goes: the in-process companion of `bench_lsp` (see
+//! bench/README.md). JSON on stdout.
+//!
+//! ```text
+//! bench_edit PATH... --file FILE [--function NAME] [--edits N]
+//! ```
+//!
+//! Loads the corpus (PATHs, discovered as `reductio check` does) into a database that logs
+//! every query execution, checks every file once (as the language server does after
+//! indexing), opens FILE as an editor document, then makes `--edits` single-character edits
+//! (default 20) at the place `bench_lsp` edits: a space inserted before a statement's `;` in
+//! the function with the most probes among those of at most 300 lines (or `--function`), then
+//! removed, alternately. Each edit is applied as the server applies it (incremental reparse,
+//! new text and tree), then the queries the server's check of FILE needs are asked in layer
+//! order, each timed: the file's items, the edited function's IR, the whole-program queries
+//! (call graph, type classes, MOD table), and the file's findings. Reported per phase:
+//! median, p95, max; and per query, how many times it re-executed per edit (median).
+
+use reductio::config::Config;
+use reductio::db::{self, Database, Db, SourceFile};
+use reductio::syntax::{Document, Position, PositionEncoding, SyntaxTree, TextChange};
+use salsa::Setter;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn fail(msg: &str) -> ! {
+    eprintln!("bench_edit: {msg}");
+    std::process::exit(2)
+}
+
+fn since_ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+/// Nearest-rank percentile of sorted values.
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+fn distribution(mut v: Vec<f64>) -> Value {
+    v.sort_by(f64::total_cmp);
+    json!({
+        "p50_ms": percentile(&v, 50.0),
+        "p95_ms": percentile(&v, 95.0),
+        "max_ms": v.last().copied().unwrap_or(0.0),
+    })
+}
+
+/// The edited function and the place of the edit (0-based line, byte column), chosen as
+/// `bench_lsp` chooses them.
+fn pick(db: &dyn Db, file: SourceFile, wanted: Option<&str>) -> (String, usize, usize) {
+    let text = file.text(db).clone();
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let line_of = |off: usize| line_starts.partition_point(|&s| s <= off) - 1;
+    let mut best: Option<(usize, String, usize, usize)> = None;
+    for f in db::file_functions(db, file) {
+        let name = f.name(db).to_string();
+        if wanted.is_some_and(|w| w != name) {
+            continue;
+        }
+        let start = f.start(db) as usize;
+        let end = start + f.source(db).text.len();
+        let (first, last) = (line_of(start), line_of(end.saturating_sub(1)));
+        let probes = db::function_probes(db, *f).len();
+        if (wanted.is_none() && last - first >= 300) || best.as_ref().is_some_and(|b| b.0 >= probes)
+        {
+            continue;
+        }
+        let statements: Vec<(usize, usize)> = (first + 1..last)
+            .filter_map(|l| {
+                let end = line_starts.get(l + 1).copied().unwrap_or(text.len());
+                let t = text[line_starts[l]..end].trim_end();
+                let s = t.trim_start();
+                let code = !s.starts_with("//")
+                    && !s.starts_with('*')
+                    && !s.starts_with("/*")
+                    && !s.starts_with('#');
+                (code && t.ends_with(';')).then(|| (l, t.len() - 1))
+            })
+            .collect();
+        if let Some(&(l, c)) = statements.get(statements.len() / 2) {
+            best = Some((probes, name, l, c));
+        }
+    }
+    let (_, name, l, c) = best.unwrap_or_else(|| fail("no function to edit"));
+    (name, l, c)
+}
+
+fn main() {
+    let mut paths = Vec::new();
+    let mut file = None;
+    let mut function = None;
+    let mut edits = 20usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--file" => file = args.next().map(PathBuf::from),
+            "--function" => function = args.next(),
+            "--edits" => {
+                edits = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or_else(|| fail("--edits needs a number"))
+            }
+            s if s.starts_with("--") => fail(&format!("unknown option {s}")),
+            _ => paths.push(PathBuf::from(a)),
+        }
+    }
+    let file = file.unwrap_or_else(|| {
+        fail("usage: bench_edit PATH... --file FILE [--function NAME] [--edits N]")
+    });
+    let canonical = |p: &PathBuf| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+    let target_path = canonical(&file);
+    if !paths.iter().any(|p| target_path.starts_with(canonical(p))) {
+        paths.push(file.clone());
+    }
+    let files = reductio::files::discover(&paths, &[]).unwrap_or_else(|e| fail(&e));
+
+    let mut database = Database::with_execution_log(Config::default());
+    let mut inputs = Vec::new();
+    let mut target = None;
+    for p in &files {
+        let (text, _) = reductio::files::read_source(p).unwrap_or_else(|e| fail(&e));
+        let f = database.add_file(p.clone(), text);
+        if canonical(p) == target_path {
+            target = Some(f);
+        }
+        inputs.push(f);
+    }
+    let target = target.unwrap_or_else(|| fail("FILE is not among the files discovered"));
+
+    // Open it as the editor does: the document's tree goes into the database.
+    let mut doc = Document::new(target.text(&database).clone());
+    target
+        .set_tree(&mut database)
+        .to(Some(SyntaxTree(doc.tree().clone())));
+
+    let t = Instant::now();
+    for &f in &inputs {
+        let _ = db::file_findings(&database, f);
+    }
+    let first_check = since_ms(t);
+    let (name, line, col) = pick(&database, target, function.as_deref());
+    eprintln!(
+        "bench_edit: first check {:.1} s; editing `{name}` at {}:{}",
+        first_check / 1e3,
+        line + 1,
+        col + 1
+    );
+
+    database.enable_log();
+    let _ = database.take_log();
+    let mut phases: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    let mut executions: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let n = edits + edits % 2;
+    for k in 0..n {
+        let at = Position::new(line as u32, col as u32);
+        let change = if k % 2 == 0 {
+            TextChange {
+                range: Some((at, at)),
+                text: " ".into(),
+            }
+        } else {
+            TextChange {
+                range: Some((at, Position::new(line as u32, col as u32 + 1))),
+                text: String::new(),
+            }
+        };
+        let t = Instant::now();
+        doc.apply_changes(&[change], PositionEncoding::Utf8)
+            .unwrap_or_else(|e| fail(&e.to_string()));
+        target.set_text(&mut database).to(doc.text().to_string());
+        target
+            .set_tree(&mut database)
+            .to(Some(SyntaxTree(doc.tree().clone())));
+        phases.entry("1 apply edit").or_default().push(since_ms(t));
+
+        let d: &dyn Db = &database;
+        let t = Instant::now();
+        let funcs = db::file_functions(d, target);
+        phases.entry("2 file items").or_default().push(since_ms(t));
+        let t = Instant::now();
+        if let Some(f) = funcs.iter().find(|f| f.name(d) == name.as_str()) {
+            let _ = db::lowered(d, *f);
+            let _ = db::function_probes(d, *f);
+        }
+        phases
+            .entry("3 edited function's IR and probe sites")
+            .or_default()
+            .push(since_ms(t));
+        let t = Instant::now();
+        let ws = d.workspace();
+        let _ = db::call_graph(d, ws);
+        let _ = db::type_classes(d, ws);
+        let _ = db::mod_table(d, ws);
+        phases
+            .entry("4 whole-program queries")
+            .or_default()
+            .push(since_ms(t));
+        let t = Instant::now();
+        let _ = db::file_findings(d, target);
+        phases
+            .entry("5 the file's findings")
+            .or_default()
+            .push(since_ms(t));
+
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for entry in database.take_log() {
+            let query = entry
+                .trim_start_matches("execute ")
+                .split('(')
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            *counts.entry(query).or_default() += 1;
+        }
+        for (q, c) in counts {
+            executions.entry(q).or_default().push(c);
+        }
+    }
+    let total: Vec<f64> = (0..n)
+        .map(|i| phases.values().map(|v| v[i]).sum())
+        .collect();
+    let mut per_query = Map::new();
+    for (q, mut v) in executions {
+        // Edits where a query did not run at all count as zero.
+        v.resize(n, 0);
+        v.sort_unstable();
+        per_query.insert(q, json!({"median": v[n / 2], "max": v[n - 1]}));
+    }
+    let out = json!({
+        "tool": "bench_edit",
+        "files": inputs.len(),
+        "file": target_path.display().to_string(),
+        "function": name,
+        "edit_at": {"line": line + 1, "column": col + 1},
+        "first_check_ms": first_check,
+        "edits": n,
+        "total": distribution(total),
+        "phases": phases
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), distribution(v)))
+            .collect::<Map<String, Value>>(),
+        "executions_per_edit": per_query,
+    });
+    println!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
+}

@@ -1,0 +1,685 @@
+//! Editor latency of the real `reductio serve`, driven over stdio by a scripted LSP client, for
+//! the benchmark harness (`bench/run.sh`, see bench/README.md). JSON on stdout.
+//!
+//! ```text
+//! bench_lsp --server PATH --file FILE [--root DIR]... [--function NAME] [--edits N]
+//!           [--default-debounce-edits N] [--prove-limit N] [--timeout SECONDS]
+//! ```
+//!
+//! One session, in this order:
+//! 1. **Workspace.** `initialize` with the roots as workspace folders (default: FILE's
+//!    directory), the client offering UTF-8 positions and `$/progress`. Measured from the
+//!    `initialize` request: the end of indexing (`$/progress` "reductio: indexing"), the first
+//!    `publishDiagnostics` (the server publishes only files with leaks until a file is
+//!    opened), and the end of the first check of the whole workspace (`$/progress`
+//!    "reductio: checking"; the server reports it only for more than 10 files, so for smaller
+//!    workspaces the end is when the server's CPU time stops growing). The server's RSS is
+//!    read from `/proc` when indexing ends and when the check ends.
+//! 2. **Edits.** FILE is opened; then `--edits` single-character edits (default 100) inside one
+//!    function (`--function`, default: the function with the most probes among those of at
+//!    most 300 lines): a space inserted before the `;` of a statement in the middle of the
+//!    function, then removed, alternately. Each is timed from `didChange` to the
+//!    `publishDiagnostics` carrying its version, with `checkOn = "change"` and
+//!    `debounceMs = 0` (the server's own latency), then again with the default debounce
+//!    (`--default-debounce-edits`, default the same count; 0 skips it).
+//! 3. **Prove.** `reductio/prove` at every assignment of FILE (every `assignment_expression`
+//!    and initialized declarator tree-sitter finds; `--prove-limit N` takes N evenly spaced
+//!    ones), each timed from request to response.
+
+use reductio::db::{self, Database, Db};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+struct Options {
+    server: PathBuf,
+    file: PathBuf,
+    roots: Vec<PathBuf>,
+    function: Option<String>,
+    edits: usize,
+    default_debounce_edits: Option<usize>,
+    prove_limit: Option<usize>,
+    timeout: Duration,
+}
+
+const USAGE: &str = "usage: bench_lsp --server PATH --file FILE [--root DIR]... [--function NAME] \
+                     [--edits N] [--default-debounce-edits N] [--prove-limit N] [--timeout SECONDS]";
+
+fn parse_args() -> Result<Options, String> {
+    let mut server = None;
+    let mut file = None;
+    let mut o = Options {
+        server: PathBuf::new(),
+        file: PathBuf::new(),
+        roots: vec![],
+        function: None,
+        edits: 100,
+        default_debounce_edits: None,
+        prove_limit: None,
+        timeout: Duration::from_secs(3600),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = |flag: &str| args.next().ok_or_else(|| format!("{flag} needs a value"));
+        let number = |flag: &str, v: String| {
+            v.parse::<usize>()
+                .map_err(|_| format!("{flag} needs a number"))
+        };
+        match a.as_str() {
+            "--server" => server = Some(PathBuf::from(value("--server")?)),
+            "--file" => file = Some(PathBuf::from(value("--file")?)),
+            "--root" => o.roots.push(PathBuf::from(value("--root")?)),
+            "--function" => o.function = Some(value("--function")?),
+            "--edits" => o.edits = number("--edits", value("--edits")?)?,
+            "--default-debounce-edits" => {
+                let v = value("--default-debounce-edits")?;
+                o.default_debounce_edits = Some(number("--default-debounce-edits", v)?);
+            }
+            "--prove-limit" => {
+                o.prove_limit = Some(number("--prove-limit", value("--prove-limit")?)?)
+            }
+            "--timeout" => {
+                let s = number("--timeout", value("--timeout")?)?;
+                o.timeout = Duration::from_secs(s as u64);
+            }
+            s => return Err(format!("unexpected argument {s}")),
+        }
+    }
+    let abs = |p: PathBuf| std::fs::canonicalize(&p).map_err(|e| format!("{}: {e}", p.display()));
+    o.server = abs(server.ok_or("--server is required")?)?;
+    o.file = abs(file.ok_or("--file is required")?)?;
+    o.roots = o.roots.into_iter().map(abs).collect::<Result<_, _>>()?;
+    if o.roots.is_empty() {
+        o.roots
+            .push(o.file.parent().unwrap_or(Path::new("/")).to_path_buf());
+    }
+    Ok(o)
+}
+
+// ---- the client --------------------------------------------------------------------------
+
+enum Event {
+    Response(i64, Value),
+    Diagnostics {
+        uri: String,
+        version: Option<i64>,
+        count: usize,
+    },
+    Progress {
+        token: String,
+        kind: String,
+        title: Option<String>,
+    },
+    Closed,
+}
+
+fn uri_of(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+fn send(w: &Mutex<ChildStdin>, msg: &Value) {
+    let body = serde_json::to_vec(msg).expect("JSON");
+    let mut w = w.lock().expect("stdin lock");
+    let header = format!("Content-Length: {}\r\n\r\n", body.len());
+    // A write error means the server is gone; the reader sees it and reports `Closed`.
+    let _ = w
+        .write_all(header.as_bytes())
+        .and_then(|_| w.write_all(&body))
+        .and_then(|_| w.flush());
+}
+
+fn read_message(r: &mut impl BufRead) -> Option<Value> {
+    let mut len = None;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length:") {
+            len = v.trim().parse().ok();
+        }
+    }
+    let mut body = vec![0; len?];
+    r.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+struct Lsp {
+    child: Child,
+    stdin: Arc<Mutex<ChildStdin>>,
+    rx: Receiver<(Instant, Event)>,
+    next_id: i64,
+}
+
+impl Lsp {
+    fn start(server: &Path) -> Lsp {
+        let mut child = Command::new(server)
+            .arg("serve")
+            .env("REDUCTIO_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| fail(&format!("cannot start {}: {e}", server.display())));
+        let stdin = Arc::new(Mutex::new(child.stdin.take().expect("piped stdin")));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = channel();
+        let replies = stdin.clone();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            while let Some(msg) = read_message(&mut r) {
+                let now = Instant::now();
+                let method = msg.get("method").and_then(Value::as_str);
+                let event = match (method, msg.get("id")) {
+                    // Requests from the server: progress tokens, registrations, configuration.
+                    (Some(m), Some(id)) => {
+                        let result = match m {
+                            "workspace/configuration" => {
+                                let n = msg["params"]["items"].as_array().map_or(1, Vec::len);
+                                Value::Array(vec![Value::Null; n])
+                            }
+                            _ => Value::Null,
+                        };
+                        send(
+                            &replies,
+                            &json!({"jsonrpc": "2.0", "id": id, "result": result}),
+                        );
+                        continue;
+                    }
+                    (Some("textDocument/publishDiagnostics"), None) => {
+                        let p = &msg["params"];
+                        Event::Diagnostics {
+                            uri: p["uri"].as_str().unwrap_or_default().to_string(),
+                            version: p["version"].as_i64(),
+                            count: p["diagnostics"].as_array().map_or(0, Vec::len),
+                        }
+                    }
+                    (Some("$/progress"), None) => {
+                        let p = &msg["params"];
+                        Event::Progress {
+                            token: p["token"].to_string(),
+                            kind: p["value"]["kind"].as_str().unwrap_or_default().to_string(),
+                            title: p["value"]["title"].as_str().map(str::to_string),
+                        }
+                    }
+                    (None, Some(id)) => Event::Response(id.as_i64().unwrap_or(-1), msg),
+                    _ => continue,
+                };
+                if tx.send((now, event)).is_err() {
+                    return;
+                }
+            }
+            let _ = tx.send((Instant::now(), Event::Closed));
+        });
+        Lsp {
+            child,
+            stdin,
+            rx,
+            next_id: 1,
+        }
+    }
+
+    fn notify(&self, method: &str, params: Value) {
+        send(
+            &self.stdin,
+            &json!({"jsonrpc": "2.0", "method": method, "params": params}),
+        );
+    }
+
+    /// Sends a request; returns its id and when it was sent.
+    fn send_request(&mut self, method: &str, params: Value) -> (i64, Instant) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let at = Instant::now();
+        send(
+            &self.stdin,
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+        );
+        (id, at)
+    }
+
+    fn request(&mut self, method: &str, params: Value, timeout: Duration) -> (Value, Duration) {
+        let (id, start) = self.send_request(method, params);
+        let deadline = start + timeout;
+        loop {
+            match self.next_event(deadline) {
+                Some((at, Event::Response(rid, msg))) if rid == id => return (msg, at - start),
+                Some((_, Event::Closed)) => fail(&format!("the server exited during {method}")),
+                Some(_) => {}
+                None => fail(&format!("no answer to {method} within {timeout:?}")),
+            }
+        }
+    }
+
+    fn next_event(&self, deadline: Instant) -> Option<(Instant, Event)> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.rx.recv_timeout(left) {
+            Ok(e) => Some(e),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => Some((Instant::now(), Event::Closed)),
+        }
+    }
+
+    /// Waits for diagnostics of `uri` at `version`; the time since `since`.
+    fn wait_diagnostics(&self, uri: &str, version: i64, since: Instant, timeout: Duration) -> f64 {
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.next_event(deadline) {
+                Some((
+                    at,
+                    Event::Diagnostics {
+                        uri: u, version: v, ..
+                    },
+                )) if u == uri && v == Some(version) => {
+                    return ms(at - since);
+                }
+                Some((_, Event::Closed)) => fail("the server exited while we waited"),
+                Some(_) => {}
+                None => fail(&format!(
+                    "no diagnostics for version {version} within {timeout:?}"
+                )),
+            }
+        }
+    }
+
+    fn proc_status(&self, key: &str) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with(key))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    /// User + system CPU time of the server, in clock ticks.
+    fn cpu_ticks(&self) -> Option<u64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+        let rest = &stat[stat.rfind(')')? + 2..];
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+    }
+}
+
+fn fail(msg: &str) -> ! {
+    eprintln!("bench_lsp: {msg}");
+    std::process::exit(1)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Nearest-rank percentile of sorted values.
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+fn distribution(mut v: Vec<f64>) -> Value {
+    v.sort_by(f64::total_cmp);
+    json!({
+        "count": v.len(),
+        "p50_ms": percentile(&v, 50.0),
+        "p95_ms": percentile(&v, 95.0),
+        "max_ms": v.last().copied().unwrap_or(0.0),
+        "mean_ms": v.iter().sum::<f64>() / v.len().max(1) as f64,
+    })
+}
+
+// ---- what to edit and where to prove ----------------------------------------------------
+
+struct Target {
+    name: String,
+    /// 0-based line of the function's first line, and its line count.
+    line: usize,
+    lines: usize,
+    probes: usize,
+    /// Where the space goes: 0-based line and byte column (before a statement's `;`).
+    edit: (usize, usize),
+}
+
+/// Picks the function to edit, with the file alone in a database (probe sites do not depend
+/// on other files' bodies).
+fn pick_target(path: &Path, text: &str, wanted: Option<&str>) -> Result<Target, String> {
+    let mut database = Database::default();
+    let file = database.add_file(path.to_path_buf(), text.to_string());
+    let d: &dyn Db = &database;
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let line_of = |off: usize| line_starts.partition_point(|&s| s <= off) - 1;
+    let mut best: Option<Target> = None;
+    for f in db::file_functions(d, file) {
+        let name = f.name(d).to_string();
+        if wanted.is_some_and(|w| w != name) {
+            continue;
+        }
+        let start = f.start(d) as usize;
+        let end = start + f.source(d).text.len();
+        let (first, last) = (line_of(start), line_of(end.saturating_sub(1)));
+        let lines = last - first + 1;
+        let probes = db::function_probes(d, *f).len();
+        if wanted.is_none() && lines > 300 {
+            continue;
+        }
+        if best.as_ref().is_some_and(|b| b.probes >= probes) {
+            continue;
+        }
+        // Statement lines strictly inside the body.
+        let statements: Vec<(usize, usize)> = (first + 1..last)
+            .filter_map(|l| {
+                let s =
+                    &text[line_starts[l]..line_starts.get(l + 1).copied().unwrap_or(text.len())];
+                let t = s.trim_end();
+                let trimmed = t.trim_start();
+                let code = !trimmed.starts_with("//")
+                    && !trimmed.starts_with('*')
+                    && !trimmed.starts_with("/*")
+                    && !trimmed.starts_with('#');
+                (code && t.ends_with(';')).then(|| (l, t.len() - 1))
+            })
+            .collect();
+        let Some(&edit) = statements.get(statements.len() / 2) else {
+            continue;
+        };
+        best = Some(Target {
+            name,
+            line: first,
+            lines,
+            probes,
+            edit,
+        });
+    }
+    best.ok_or_else(|| match wanted {
+        Some(w) => format!(
+            "no function `{w}` with a statement line in {}",
+            path.display()
+        ),
+        None => format!("no function to edit in {}", path.display()),
+    })
+}
+
+/// 0-based (line, byte column) of every assignment and initialized declarator.
+fn assignments(text: &str) -> Vec<(usize, usize)> {
+    let tree = reductio::syntax::parse(text, None);
+    let mut out = Vec::new();
+    let mut cursor = tree.walk();
+    'walk: loop {
+        let node = cursor.node();
+        let is_assignment = node.kind() == "assignment_expression"
+            || (node.kind() == "init_declarator" && node.child_by_field_name("value").is_some());
+        if is_assignment {
+            let p = node.start_position();
+            out.push((p.row, p.column));
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    out.dedup();
+    out
+}
+
+// ---- the session ------------------------------------------------------------------------
+
+fn main() {
+    let opts = parse_args().unwrap_or_else(|e| {
+        eprintln!("bench_lsp: {e}\n{USAGE}");
+        std::process::exit(2)
+    });
+    let (text, _) = reductio::files::read_source(&opts.file).unwrap_or_else(|e| fail(&e));
+    let target =
+        pick_target(&opts.file, &text, opts.function.as_deref()).unwrap_or_else(|e| fail(&e));
+    let workspace_files = reductio::files::discover(&opts.roots, &[]).unwrap_or_default();
+    let workspace_lines: usize = workspace_files
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+        .sum();
+    eprintln!(
+        "bench_lsp: {} files, {workspace_lines} lines in the workspace; editing `{}` \
+         (line {}, {} lines, {} probes) of {}",
+        workspace_files.len(),
+        target.name,
+        target.line + 1,
+        target.lines,
+        target.probes,
+        opts.file.display()
+    );
+
+    // 1. The workspace.
+    let mut lsp = Lsp::start(&opts.server);
+    let folders: Vec<Value> = opts
+        .roots
+        .iter()
+        .map(|r| json!({"uri": uri_of(r), "name": r.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()}))
+        .collect();
+    let t0 = Instant::now();
+    lsp.request(
+        "initialize",
+        json!({
+            "processId": std::process::id(),
+            "rootUri": uri_of(&opts.roots[0]),
+            "workspaceFolders": folders,
+            "capabilities": {
+                "general": {"positionEncodings": ["utf-8", "utf-16"]},
+                "window": {"workDoneProgress": true},
+            },
+            "initializationOptions": {"reductio": {"checkOn": "change", "debounceMs": 0}},
+        }),
+        Duration::from_secs(60),
+    );
+    lsp.notify("initialized", json!({}));
+    let deadline = t0 + opts.timeout;
+    let mut titles: std::collections::HashMap<String, String> = Default::default();
+    let mut indexed: Option<f64> = None;
+    let mut rss_indexed = None;
+    let mut first_diag: Option<(f64, String)> = None;
+    let mut published = 0usize;
+    let mut leaks = 0usize;
+    let mut check_begun = false;
+    let mut checked: Option<(f64, &str)> = None;
+    let mut cpu = (lsp.cpu_ticks().unwrap_or(0), Instant::now());
+    let idle_after = Duration::from_millis(2000);
+    while checked.is_none() {
+        if Instant::now() > deadline {
+            eprintln!(
+                "bench_lsp: the workspace check did not end within {:?}",
+                opts.timeout
+            );
+            break;
+        }
+        let poll = (Instant::now() + Duration::from_millis(250)).min(deadline);
+        match lsp.next_event(poll) {
+            Some((at, Event::Progress { token, kind, title })) => {
+                if let Some(t) = title {
+                    titles.insert(token.clone(), t);
+                }
+                let title = titles.get(&token).map(String::as_str).unwrap_or_default();
+                match (title, kind.as_str()) {
+                    ("reductio: indexing", "end") => {
+                        indexed = Some(ms(at - t0));
+                        rss_indexed = lsp.proc_status("VmRSS:");
+                    }
+                    ("reductio: checking", "begin") => check_begun = true,
+                    ("reductio: checking", "end") => checked = Some((ms(at - t0), "progress")),
+                    _ => {}
+                }
+            }
+            Some((at, Event::Diagnostics { uri, count, .. })) => {
+                published += 1;
+                leaks += count;
+                if first_diag.is_none() && count > 0 {
+                    first_diag = Some((ms(at - t0), uri));
+                }
+            }
+            Some((_, Event::Closed)) => fail("the server exited while indexing"),
+            Some(_) => {}
+            None => {
+                // Fewer files than the server reports check progress for: the check is over
+                // when the server's CPU time stops growing.
+                let now = lsp.cpu_ticks().unwrap_or(0);
+                if now > cpu.0 + 1 {
+                    cpu = (now, Instant::now());
+                } else if indexed.is_some() && !check_begun && cpu.1.elapsed() >= idle_after {
+                    checked = Some((ms(cpu.1 - t0), "cpu-idle"));
+                }
+            }
+        }
+    }
+    let rss_checked = lsp.proc_status("VmRSS:");
+    eprintln!(
+        "bench_lsp: indexed at {:.0} ms, checked at {:.0} ms ({} leaks published)",
+        indexed.unwrap_or(f64::NAN),
+        checked.map_or(f64::NAN, |c| c.0),
+        leaks
+    );
+
+    // 2. Edits.
+    let uri = uri_of(&opts.file);
+    let step = Duration::from_secs(600);
+    let t = Instant::now();
+    lsp.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "c", "version": 1, "text": text}}),
+    );
+    let open_ms = lsp.wait_diagnostics(&uri, 1, t, opts.timeout);
+    let mut version = 1;
+    let mut edit_series = |lsp: &mut Lsp, n: usize| -> Vec<f64> {
+        let (line, col) = target.edit;
+        (0..n)
+            .map(|k| {
+                version += 1;
+                let (end, insert) = if k % 2 == 0 {
+                    (col, " ")
+                } else {
+                    (col + 1, "")
+                };
+                let t = Instant::now();
+                lsp.notify(
+                    "textDocument/didChange",
+                    json!({"textDocument": {"uri": uri, "version": version},
+                           "contentChanges": [{"range": {"start": {"line": line, "character": col},
+                                                         "end": {"line": line, "character": end}},
+                                               "text": insert}]}),
+                );
+                lsp.wait_diagnostics(&uri, version, t, step)
+            })
+            .collect()
+    };
+    // An even count leaves the text as it was.
+    let n = opts.edits + opts.edits % 2;
+    let fast = edit_series(&mut lsp, n);
+    eprintln!("bench_lsp: {n} edits at debounce 0 done");
+    let default_n = opts.default_debounce_edits.unwrap_or(n);
+    let default_n = default_n + default_n % 2;
+    let slow = if default_n > 0 {
+        // The same settings without `debounceMs`: the server's default debounce.
+        lsp.notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": {"reductio": {"checkOn": "change"}}}),
+        );
+        let s = edit_series(&mut lsp, default_n);
+        eprintln!("bench_lsp: {default_n} edits at the default debounce done");
+        Some(s)
+    } else {
+        None
+    };
+
+    // 3. Prove at every assignment.
+    let mut sites = assignments(&text);
+    let total_sites = sites.len();
+    if let Some(limit) = opts.prove_limit.filter(|&l| l > 0 && l < sites.len()) {
+        sites = (0..limit).map(|i| sites[i * total_sites / limit]).collect();
+    }
+    let mut prove_ms = Vec::with_capacity(sites.len());
+    let (mut verdicts, mut errors) = (0usize, 0usize);
+    for &(line, col) in &sites {
+        let (r, d) = lsp.request(
+            "reductio/prove",
+            json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": col}}),
+            step,
+        );
+        match r["result"]["verdicts"].as_array() {
+            Some(v) => verdicts += v.len(),
+            None => errors += 1,
+        }
+        prove_ms.push(ms(d));
+    }
+    eprintln!("bench_lsp: {} prove requests done", sites.len());
+    let rss_end = lsp.proc_status("VmRSS:");
+    let peak = lsp.proc_status("VmHWM:");
+
+    lsp.request("shutdown", Value::Null, Duration::from_secs(60));
+    lsp.notify("exit", Value::Null);
+    let waited = Instant::now();
+    loop {
+        match lsp.child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if waited.elapsed() < Duration::from_secs(15) => {
+                std::thread::sleep(Duration::from_millis(50))
+            }
+            _ => {
+                eprintln!("bench_lsp: the server did not exit after `exit`; killing it");
+                let _ = lsp.child.kill();
+                let _ = lsp.child.wait();
+                break;
+            }
+        }
+    }
+
+    let out = json!({
+        "tool": "bench_lsp",
+        "server": opts.server.display().to_string(),
+        "roots": opts.roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>(),
+        "workspace": {
+            "files": workspace_files.len(),
+            "lines": workspace_lines,
+            "indexing_done_ms": indexed,
+            "first_diagnostics_ms": first_diag.as_ref().map(|d| d.0),
+            "first_diagnostics_uri": first_diag.as_ref().map(|d| d.1.clone()),
+            "check_done_ms": checked.map(|c| c.0),
+            "check_done_signal": checked.map(|c| c.1),
+            "publications": published,
+            "leaks_published": leaks,
+            "rss_after_indexing_kib": rss_indexed,
+            "rss_after_check_kib": rss_checked,
+        },
+        "file": opts.file.display().to_string(),
+        "file_lines": text.lines().count(),
+        "open_to_diagnostics_ms": open_ms,
+        "function": {
+            "name": target.name,
+            "line": target.line + 1,
+            "lines": target.lines,
+            "probes": target.probes,
+            "edit_at": {"line": target.edit.0 + 1, "column": target.edit.1 + 1},
+        },
+        "edits_debounce_0": distribution(fast),
+        "edits_debounce_default": slow.map(distribution),
+        "prove": {
+            "assignments": total_sites,
+            "requests": sites.len(),
+            "verdicts": verdicts,
+            "errors": errors,
+            "latency": distribution(prove_ms),
+        },
+        "rss_end_kib": rss_end,
+        "peak_rss_kib": peak,
+    });
+    println!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
+}
