@@ -85,7 +85,7 @@ end)
 
 T.test(':ReductioCheck! also lists the unproved probes', function()
   vim.fn.setqflist({}, 'r', { title = 'before', items = {} })
-  vim.cmd('ReductioCheck! ' .. T.fixtures .. '/error-path-ok.c')
+  vim.cmd('ReductioCheck! ' .. T.fixtures .. '/escape-outparam-ok.c')
   T.wait(30000, function()
     return vim.fn.getqflist({ title = 1 }).title == 'reductio check'
   end, 'the check to finish')

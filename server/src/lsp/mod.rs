@@ -138,8 +138,13 @@ pub async fn serve_stdio() -> bool {
     handle.shut_down_cleanly()
 }
 
-/// Logs go to stderr: stdout carries the protocol.
+/// Logs go to stderr: stdout carries the protocol. `REDUCTIO_LOG` sets the
+/// level of reductio's own events; other crates (salsa logs every query it
+/// executes at `info`) stay at `warn` unless `debug` or `trace` is asked for.
 fn init_logging() {
+    use tracing_subscriber::filter::Targets;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let level = match std::env::var("REDUCTIO_LOG").as_deref() {
         Ok("trace") => tracing::Level::TRACE,
         Ok("debug") => tracing::Level::DEBUG,
@@ -147,9 +152,19 @@ fn init_logging() {
         Ok("error") => tracing::Level::ERROR,
         _ => tracing::Level::INFO,
     };
+    let others = if level >= tracing::Level::DEBUG {
+        level
+    } else {
+        level.min(tracing::Level::WARN)
+    };
+    let filter = Targets::new()
+        .with_default(others)
+        .with_target("reductio", level);
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_max_level(level)
+        .with_max_level(tracing::Level::TRACE)
         .with_ansi(false)
+        .finish()
+        .with(filter)
         .try_init();
 }
