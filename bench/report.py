@@ -101,6 +101,7 @@ class Corpus:
             if j:
                 self.peers[tool] = j
         self.lsp = load(os.path.join(d, "lsp.json"))
+        self.edit = load(os.path.join(d, "edit.json"))
 
     def rel(self, path):
         """A path as the reader can find it: relative to the repository when inside it."""
@@ -293,7 +294,9 @@ def render(results):
         "a statement's `;` and removed again, alternately, inside one function of the largest `.c` file, each "
         "timed to the `publishDiagnostics` of its version, with `checkOn = \"change\"`. \"Debounce 0\" is the "
         "server's own latency; \"default debounce\" adds the 200 ms an editor with default settings waits. "
-        "`reductio/prove` is sent at every assignment and initialized declaration of that file."
+        "`reductio/prove` is sent at every assignment and initialized declaration of that file. "
+        "The breakdown below each editor table repeats such edits in process (`server/examples/bench_edit.rs`) "
+        "and times each layer the check of the edited file goes through."
     )
     w("")
     if errors:
@@ -469,6 +472,30 @@ def render_corpus(c, w):
     )
     w(f"| RSS at the end / peak | {mib(L.get('rss_end_kib'))} / {mib(L.get('peak_rss_kib'))} |")
     w("")
+    E = c.edit
+    if E:
+        w(
+            f"Where an edit's time goes, in process (`bench_edit`: {E['edits']} of the same edits in `{E['function']}`, "
+            "each followed by the queries the server's check of the file asks, in layer order):"
+        )
+        w("")
+        w("| phase | p50 | p95 | max |")
+        w("|---|---|---|---|")
+        for name, d in list(E["phases"].items()) + [("total", E["total"])]:
+            label = name.split(" ", 1)[1] if name[0].isdigit() else f"**{name}**"
+            w(f"| {label} | {millis(d['p50_ms'])} | {millis(d['p95_ms'])} | {millis(d['max_ms'])} |")
+        w("")
+        ex = E.get("executions_per_edit") or {}
+        keys = ["probe_outcome", "probe_verdict", "type_classes", "mod_table", "call_graph", "lowered"]
+        shown = [f"`{k}` {num(ex[k]['median'])}" for k in keys if k in ex]
+        others = [f"`{k}` {num(ex[k]['median'])}" for k in sorted(ex) if k not in keys]
+        w(
+            "Queries re-executed per edit (median): "
+            + ", ".join(shown)
+            + (f"; others: {', '.join(others)}" if others else "")
+            + "."
+        )
+        w("")
 
 
 def main():

@@ -11,7 +11,7 @@
 #   --corpus NAME           sqlite | libxml2 | lmdb | expat (repeatable; overrides the mode's list)
 #   --peers LIST            comma-separated subset of cppcheck,gcc,clang (default: all available)
 #   --no-peers              skip the peer analysers
-#   --no-lsp                skip the editor-latency session
+#   --no-lsp                skip the editor measurements (the session and the edit breakdown)
 #   --runs N                runs of the parse and parse+lower measurements (default 3; median)
 #   --peer-timeout SECONDS  per file and per peer (default 300; quick 60)
 #   --peer-jobs N           files analysed at once by a peer (default: all cores)
@@ -141,9 +141,15 @@ capture() {
 
 log "building reductio (release)"
 (cd "$root" && cargo build --release -p reductio --bin reductio \
-    --example bench_front --example bench_check --example bench_lsp)
-bin="$target_dir/release/reductio"
-ex="$target_dir/release/examples"
+    --example bench_front --example bench_check --example bench_lsp --example bench_edit)
+# The run uses copies, so that a build made meanwhile (another checkout, another engineer)
+# cannot change the binary halfway through; they are deleted at the end.
+snapshot="$results/bin"
+mkdir -p "$snapshot"
+cp "$target_dir/release/reductio" "$snapshot/"
+for e in bench_front bench_check bench_lsp bench_edit; do cp "$target_dir/release/examples/$e" "$snapshot/"; done
+bin="$snapshot/reductio"
+ex="$snapshot"
 
 packages=()
 for c in "${corpora[@]}"; do packages+=("$(package_of "$c")"); done
@@ -272,7 +278,12 @@ for c in "${corpora[@]}"; do
     done
 
     # The peers analyse the .c files reductio analysed (headers come in through #include).
-    find "${paths[@]}" -name '*.c' -type f | LC_ALL=C sort >"$dir/c-files.txt"
+    if ! python3 -c 'import json, sys
+for f in json.load(open(sys.argv[1]))["per_file"]:
+    if f["path"].endswith(".c"):
+        print(f["path"])' "$dir/check-1.json" >"$dir/c-files.txt" 2>/dev/null || [ ! -s "$dir/c-files.txt" ]; then
+        find "${paths[@]}" -name '*.c' -type f | LC_ALL=C sort >"$dir/c-files.txt"
+    fi
     for p in "${peers[@]}"; do
         step "$c: $p on $(wc -l <"$dir/c-files.txt") files, $peer_jobs at a time, timeout ${peer_timeout} s" \
             python3 "$root/bench/peers.py" --tool "$p" --out "$dir/peer-$p.json" --logs "$dir/peer-$p-logs" \
@@ -288,9 +299,12 @@ for c in "${corpora[@]}"; do
         step "$c: editor session (reductio serve) on $(basename "$big")" \
             capture "$dir/lsp.json" "$dir/lsp.log" "$ex/bench_lsp" --server "$bin" --file "$big" "${roots[@]}" \
             --edits "$edits" --default-debounce-edits "$default_edits"
+        step "$c: where an edit's time goes (in process, 20 edits)" \
+            capture "$dir/edit.json" "$dir/edit.log" "$ex/bench_edit" "${paths[@]}" --file "$big" --edits 20
     fi
 done
 
+rm -rf "$snapshot"
 read -r load_end _ </proc/loadavg
 echo "$load_end" >"$results/load-end.txt"
 log "writing $out"

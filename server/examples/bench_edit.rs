@@ -17,7 +17,7 @@
 //! median, p95, max; and per query, how many times it re-executed per edit (median).
 
 use reductio::config::Config;
-use reductio::db::{self, Database, Db, SourceFile};
+use reductio::db::{self, Database, Db};
 use reductio::syntax::{Document, Position, PositionEncoding, SyntaxTree, TextChange};
 use salsa::Setter;
 use serde_json::{Map, Value, json};
@@ -53,9 +53,11 @@ fn distribution(mut v: Vec<f64>) -> Value {
 }
 
 /// The edited function and the place of the edit (0-based line, byte column), chosen as
-/// `bench_lsp` chooses them.
-fn pick(db: &dyn Db, file: SourceFile, wanted: Option<&str>) -> (String, usize, usize) {
-    let text = file.text(db).clone();
+/// `bench_lsp` chooses them: with the file alone in a database.
+fn pick(path: &std::path::Path, text: &str, wanted: Option<&str>) -> (String, usize, usize) {
+    let mut database = Database::default();
+    let file = database.add_file(path.to_path_buf(), text.to_string());
+    let db: &dyn Db = &database;
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
@@ -148,7 +150,11 @@ fn main() {
         let _ = db::file_findings(&database, f);
     }
     let first_check = since_ms(t);
-    let (name, line, col) = pick(&database, target, function.as_deref());
+    let (name, line, col) = pick(
+        &target_path,
+        target.text(&database).as_str(),
+        function.as_deref(),
+    );
     eprintln!(
         "bench_edit: first check {:.1} s; editing `{name}` at {}:{}",
         first_check / 1e3,
@@ -214,12 +220,11 @@ fn main() {
 
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         for entry in database.take_log() {
-            let query = entry
-                .trim_start_matches("execute ")
-                .split('(')
-                .next()
-                .unwrap_or_default()
-                .to_string();
+            // Query executions only (the log also holds the queries' own notes).
+            let Some(query) = entry.strip_prefix("execute ") else {
+                continue;
+            };
+            let query = query.split('(').next().unwrap_or_default().to_string();
             *counts.entry(query).or_default() += 1;
         }
         for (q, c) in counts {
