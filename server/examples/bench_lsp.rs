@@ -163,7 +163,11 @@ impl Lsp {
     fn start(server: &Path) -> Lsp {
         let mut child = Command::new(server)
             .arg("serve")
-            .env("REDUCTIO_LOG", "warn")
+            // Quiet unless asked: `REDUCTIO_LOG=debug` shows the server's timing of each check.
+            .env(
+                "REDUCTIO_LOG",
+                std::env::var("REDUCTIO_LOG").unwrap_or_else(|_| "warn".into()),
+            )
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

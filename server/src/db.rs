@@ -22,7 +22,7 @@ use crate::ir::{
 };
 use crate::probe::{self, EngineConfig, FuncId, ProbeKind, ProbeSite, Unproved, Verdict};
 use crate::regions::{self, CalleeKind, ModSet, TypeClasses};
-use crate::syntax::{LineIndex, SyntaxTree, TextRange};
+use crate::syntax::{LineCol, LineIndex, SyntaxTree, TextRange};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -232,6 +232,13 @@ pub fn lowered<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<FunctionIr> {
     Arc::new(ir::lower_function(f.source(db), &ctx))
 }
 
+/// [`lowered`] without source ranges: what the analysis reads (see
+/// [`FunctionIr::without_ranges`]). Results are placed with [`lowered`].
+#[salsa::tracked(returns(clone))]
+pub fn body<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<FunctionIr> {
+    Arc::new(lowered(db, f).without_ranges())
+}
+
 /// The initializers of a file's globals, as the pseudo-function `<globals>`.
 #[salsa::tracked(returns(clone))]
 pub fn global_inits(db: &dyn Db, file: SourceFile) -> Arc<FunctionIr> {
@@ -256,33 +263,84 @@ pub fn line_index(db: &dyn Db, file: SourceFile) -> Arc<LineIndex> {
     Arc::new(LineIndex::new(file.text(db)))
 }
 
-/// Find a function by name: a `static` function in `from` first, then any non-static one.
+/// Function lookup by name: per file (any function, the first of its name), and across the
+/// workspace (non-static functions, in file order). Rebuilt when a file's functions change;
+/// equal afterwards unless a name, a file or a `static` changed, so its readers backdate.
+#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
+pub struct FunctionNames<'db> {
+    in_file: FxHashMap<SourceFile, FxHashMap<String, Function<'db>>>,
+    exported: FxHashMap<String, Vec<Function<'db>>>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn function_names(db: &dyn Db, ws: Workspace) -> FunctionNames<'_> {
+    let mut names = FunctionNames::default();
+    for file in ws.files(db) {
+        let local = names.in_file.entry(*file).or_default();
+        for f in file_functions(db, *file) {
+            local.entry(f.name(db).clone()).or_insert(*f);
+            if !f.source(db).is_static {
+                names
+                    .exported
+                    .entry(f.name(db).clone())
+                    .or_default()
+                    .push(*f);
+            }
+        }
+    }
+    names
+}
+
+/// Find a function by name: a function of `from` first (`static` or not), then the first
+/// non-static one of another file.
 pub fn resolve_function<'db>(
     db: &'db dyn Db,
     from: SourceFile,
     name: &str,
 ) -> Option<Function<'db>> {
-    if let Some(f) = file_functions(db, from).iter().find(|f| f.name(db) == name) {
+    let names = function_names(db, db.workspace());
+    if let Some(f) = names.in_file.get(&from).and_then(|m| m.get(name)) {
         return Some(*f);
     }
-    for file in db.workspace().files(db) {
-        if *file == from {
-            continue;
-        }
-        if let Some(f) = file_functions(db, *file)
-            .iter()
-            .find(|f| f.name(db) == name && !f.source(db).is_static)
-        {
-            return Some(*f);
-        }
+    names
+        .exported
+        .get(name)?
+        .iter()
+        .find(|f| f.file(db) != from)
+        .copied()
+}
+
+/// Where a function starts in its file (0-based line, byte column). Every function's anchor
+/// is recomputed when its file changes, but it stays equal unless lines were added or removed
+/// above the function, so what is placed with it (the findings) backdates.
+#[salsa::tracked]
+pub fn function_anchor<'db>(db: &'db dyn Db, f: Function<'db>) -> LineCol {
+    line_index(db, f.file(db)).line_col(f.start(db))
+}
+
+/// The line starts of a function's own text.
+#[salsa::tracked(returns(clone))]
+pub fn function_lines<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<LineIndex> {
+    Arc::new(LineIndex::new(&f.source(db).text))
+}
+
+/// 0-based line and byte column in the file of `offset`, relative to a function's start.
+fn place(db: &dyn Db, f: Function<'_>, offset: u32) -> LineCol {
+    let anchor = function_anchor(db, f);
+    let rel = function_lines(db, f).line_col(offset);
+    LineCol {
+        line: anchor.line + rel.line,
+        col: if rel.line == 0 {
+            anchor.col + rel.col
+        } else {
+            rel.col
+        },
     }
-    None
 }
 
 /// 1-based `line:column` of a range relative to a function's start.
 pub fn location(db: &dyn Db, f: Function<'_>, r: TextRange) -> (u32, u32) {
-    let idx = line_index(db, f.file(db));
-    let lc = idx.line_col(f.start(db) + r.start);
+    let lc = place(db, f, r.start);
     (lc.line + 1, lc.col + 1)
 }
 
@@ -299,6 +357,16 @@ pub fn all_functions(db: &dyn Db, ws: Workspace) -> Vec<Function<'_>> {
     out
 }
 
+/// Each function's index in [`all_functions`] (its [`probe::FuncId`]).
+#[salsa::tracked(returns(ref))]
+pub fn function_ids(db: &dyn Db, ws: Workspace) -> FxHashMap<Function<'_>, u32> {
+    all_functions(db, ws)
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (*f, i as u32))
+        .collect()
+}
+
 /// Direct call sites of every function (callee index → (caller index, call node)) and the
 /// functions whose address is taken (possible targets of indirect calls).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -307,34 +375,62 @@ pub struct CallGraph {
     pub address_taken: Vec<u32>,
 }
 
+/// The calls and function addresses of one body, without source positions: a whitespace or
+/// comment edit leaves it equal, so the call graph is not rebuilt.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CallSites {
+    direct: Vec<(NodeId, String)>,
+    /// (call node, number of arguments)
+    indirect: Vec<(NodeId, usize)>,
+    address_of: Vec<String>,
+}
+
+#[salsa::tracked(returns(clone))]
+pub fn call_sites<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<CallSites> {
+    let ir = body(db, f);
+    let mut cs = CallSites::default();
+    for id in ir.node_ids() {
+        if let StmtKind::Call { callee, args, .. } = &ir.node(id).stmt.kind {
+            match callee {
+                Callee::Direct(name) => cs.direct.push((id, name.clone())),
+                Callee::Indirect(_) => cs.indirect.push((id, args.len())),
+            }
+        }
+    }
+    for (_, e) in ir.exprs.iter() {
+        if let ExprKind::Addr(Symbol::Function(name)) = &e.kind {
+            cs.address_of.push(name.clone());
+        }
+    }
+    cs.address_of.sort_unstable();
+    cs.address_of.dedup();
+    Arc::new(cs)
+}
+
+/// Number of parameters of a function.
+#[salsa::tracked]
+pub fn arity<'db>(db: &'db dyn Db, f: Function<'db>) -> usize {
+    body(db, f).params.len()
+}
+
 #[salsa::tracked(returns(clone))]
 pub fn call_graph(db: &dyn Db, ws: Workspace) -> Arc<CallGraph> {
     let funcs = all_functions(db, ws);
-    let index: FxHashMap<Function<'_>, u32> = funcs
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (*f, i as u32))
-        .collect();
+    let index = function_ids(db, ws);
     let mut g = CallGraph::default();
     let mut taken: FxHashSet<u32> = FxHashSet::default();
-    for (i, f) in funcs.iter().enumerate() {
-        let ir = lowered(db, *f);
-        for id in ir.node_ids() {
-            if let StmtKind::Call {
-                callee: Callee::Direct(name),
-                ..
-            } = &ir.node(id).stmt.kind
-                && let Some(target) = resolve_function(db, f.file(db), name)
-                && let Some(&t) = index.get(&target)
-            {
-                g.callers.entry(t).or_default().push((i as u32, id));
+    let sites: Vec<Arc<CallSites>> = funcs.iter().map(|f| call_sites(db, *f)).collect();
+    let resolve = |f: &Function<'_>, name: &str| {
+        resolve_function(db, f.file(db), name).and_then(|t| index.get(&t).copied())
+    };
+    for (i, (f, cs)) in funcs.iter().zip(&sites).enumerate() {
+        for (id, name) in &cs.direct {
+            if let Some(t) = resolve(f, name) {
+                g.callers.entry(t).or_default().push((i as u32, *id));
             }
         }
-        for (_, e) in ir.exprs.iter() {
-            if let ExprKind::Addr(Symbol::Function(name)) = &e.kind
-                && let Some(target) = resolve_function(db, f.file(db), name)
-                && let Some(&t) = index.get(&target)
-            {
+        for name in &cs.address_of {
+            if let Some(t) = resolve(f, name) {
                 taken.insert(t);
             }
         }
@@ -342,19 +438,15 @@ pub fn call_graph(db: &dyn Db, ws: Workspace) -> Arc<CallGraph> {
     // Indirect calls may reach any address-taken function of the right arity.
     let mut taken: Vec<u32> = taken.into_iter().collect();
     taken.sort_unstable();
-    for (i, f) in funcs.iter().enumerate() {
-        let ir = lowered(db, *f);
-        for id in ir.node_ids() {
-            if let StmtKind::Call {
-                callee: Callee::Indirect(_),
-                args,
-                ..
-            } = &ir.node(id).stmt.kind
-            {
-                for &t in &taken {
-                    if lowered(db, funcs[t as usize]).params.len() == args.len() {
-                        g.callers.entry(t).or_default().push((i as u32, id));
-                    }
+    let arities: Vec<usize> = taken
+        .iter()
+        .map(|&t| *arity(db, funcs[t as usize]))
+        .collect();
+    for (i, cs) in sites.iter().enumerate() {
+        for &(id, n) in &cs.indirect {
+            for (&t, &a) in taken.iter().zip(&arities) {
+                if a == n {
+                    g.callers.entry(t).or_default().push((i as u32, id));
                 }
             }
         }
@@ -368,84 +460,91 @@ pub fn call_graph(db: &dyn Db, ws: Workspace) -> Arc<CallGraph> {
 #[salsa::tracked(returns(clone))]
 pub fn callers_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<(u32, NodeId)>> {
     let ws = db.workspace();
-    let idx = all_functions(db, ws).iter().position(|g| *g == f);
+    let idx = function_ids(db, ws).get(&f).copied();
     let g = call_graph(db, ws);
     Arc::new(
-        idx.and_then(|i| g.callers.get(&(i as u32)).cloned())
+        idx.and_then(|i| g.callers.get(&i).cloned())
             .unwrap_or_default(),
     )
 }
 
+/// One function's contribution to the type classes.
+#[salsa::tracked(returns(clone))]
+pub fn type_facts<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<regions::TypeFacts> {
+    let ir = body(db, f);
+    let env = type_env(db, db.workspace());
+    let file = f.file(db);
+    let callee = |name: &str| resolve_function(db, file, name).map(|g| body(db, g));
+    Arc::new(regions::TypeFacts::of_function(&ir, &env, &callee))
+}
+
 #[salsa::tracked(returns(clone))]
 pub fn type_classes(db: &dyn Db, ws: Workspace) -> Arc<TypeClasses> {
-    let env = type_env(db, ws);
-    let bodies: Vec<Arc<FunctionIr>> = all_functions(db, ws)
+    let facts: Vec<Arc<regions::TypeFacts>> = all_functions(db, ws)
         .iter()
-        .map(|f| lowered(db, *f))
+        .map(|f| type_facts(db, *f))
         .collect();
-    Arc::new(TypeClasses::build(
-        bodies.iter().map(|b| (b.name.as_str(), b.as_ref())),
-        &env,
-    ))
+    Arc::new(TypeClasses::from_facts(facts.iter().map(|f| f.as_ref())))
+}
+
+/// What one function writes itself, and the functions with a body it calls.
+#[salsa::tracked(returns(clone))]
+pub fn own_mod<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<(ModSet, Vec<u32>)> {
+    let ws = db.workspace();
+    let ir = body(db, f);
+    let env = type_env(db, ws);
+    let classes = type_classes(db, ws);
+    let index = function_ids(db, ws);
+    let file = f.file(db);
+    let classify = |name: &str| match resolve_function(db, file, name) {
+        Some(_) => CalleeKind::Body,
+        None => match probe::library::known_function(name) {
+            Some(k) => CalleeKind::Library(k.writes_first_argument),
+            None if probe::library::is_noreturn(name) => CalleeKind::Library(false),
+            None => CalleeKind::Unknown,
+        },
+    };
+    let (m, callees) = regions::own_writes(&ir, &env, &classes, &classify);
+    let mut edges: Vec<u32> = callees
+        .iter()
+        .filter_map(|n| resolve_function(db, file, n))
+        .filter_map(|g| index.get(&g).copied())
+        .collect();
+    edges.sort_unstable();
+    edges.dedup();
+    Arc::new((m, edges))
 }
 
 /// What each function (by index in `all_functions`) may write, transitively: the MOD sets the
 /// engine uses to summarise calls whose effects cannot touch a fact.
 #[salsa::tracked(returns(clone))]
-pub fn mod_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<ModSet>> {
-    let funcs = all_functions(db, ws);
-    let env = type_env(db, ws);
-    let classes = type_classes(db, ws);
-    let index: FxHashMap<Function<'_>, usize> =
-        funcs.iter().enumerate().map(|(i, f)| (*f, i)).collect();
-    let mut sets: Vec<ModSet> = Vec::with_capacity(funcs.len());
-    let mut edges: Vec<Vec<usize>> = Vec::with_capacity(funcs.len());
-    for f in funcs {
-        let ir = lowered(db, *f);
-        let file = f.file(db);
-        let classify = |name: &str| match resolve_function(db, file, name) {
-            Some(_) => CalleeKind::Body,
-            None => match probe::library::known_function(name) {
-                Some(k) => CalleeKind::Library(k.writes_first_argument),
-                None if probe::library::is_noreturn(name) => CalleeKind::Library(false),
-                None => CalleeKind::Unknown,
-            },
-        };
-        let (m, callees) = regions::own_writes(&ir, &env, &classes, &classify);
-        sets.push(m);
-        edges.push(
-            callees
-                .iter()
-                .filter_map(|n| resolve_function(db, file, n))
-                .filter_map(|g| index.get(&g).copied())
-                .collect(),
-        );
-    }
-    // Fixpoint: a function writes what its callees write. Sets only grow, so this ends.
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in 0..sets.len() {
-            for &j in &edges[i].clone() {
-                if i != j {
-                    let other = sets[j].clone();
-                    changed |= sets[i].union_with(&other);
-                }
-            }
-        }
-    }
-    Arc::new(sets)
+pub fn mod_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<Arc<ModSet>>> {
+    let own: Vec<Arc<(ModSet, Vec<u32>)>> = all_functions(db, ws)
+        .iter()
+        .map(|f| own_mod(db, *f))
+        .collect();
+    Arc::new(regions::transitive_mod(&own))
 }
 
-/// The probes of one function.
+/// The probes of one function, with their source ranges.
 #[salsa::tracked(returns(clone))]
 pub fn function_probes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<ProbeSite>> {
-    let ir = lowered(db, f);
+    sites_of(db, f, &lowered(db, f))
+}
+
+/// The probes of one function as the engine sees them: without source ranges (the same
+/// list, in the same order, as [`function_probes`]).
+#[salsa::tracked(returns(clone))]
+pub fn engine_probes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<ProbeSite>> {
+    sites_of(db, f, &body(db, f))
+}
+
+fn sites_of<'db>(db: &'db dyn Db, f: Function<'db>, ir: &FunctionIr) -> Arc<Vec<ProbeSite>> {
     let env = type_env(db, db.workspace());
     let file = f.file(db);
     let has_body = |name: &str| resolve_function(db, file, name).is_some();
     let params = db.settings().config(db).probe_parameters;
-    Arc::new(probe::probe_sites(&ir, &env, &has_body, params))
+    Arc::new(probe::probe_sites(ir, &env, &has_body, params))
 }
 
 /// The engine's view of the program, reading everything through queries.
@@ -467,19 +566,19 @@ impl<'db> DbProgram<'db> {
         }
     }
     fn index_of(&self, f: Function<'db>) -> Option<u32> {
-        self.funcs.iter().position(|g| *g == f).map(|i| i as u32)
+        function_ids(self.db, self.db.workspace()).get(&f).copied()
     }
 }
 
 /// Where the temporaries of a function die (a liveness pass, shared by all probes).
 #[salsa::tracked(returns(clone))]
 pub fn temp_deaths<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<probe::TempDeaths> {
-    Arc::new(probe::sites::temp_deaths(&lowered(db, f)))
+    Arc::new(probe::sites::temp_deaths(&body(db, f)))
 }
 
 impl probe::Program for DbProgram<'_> {
     fn body(&self, f: FuncId) -> Arc<FunctionIr> {
-        lowered(self.db, self.funcs[f as usize])
+        body(self.db, self.funcs[f as usize])
     }
     fn temp_deaths(&self, f: FuncId) -> Arc<probe::TempDeaths> {
         temp_deaths(self.db, self.funcs[f as usize])
@@ -510,10 +609,12 @@ impl probe::Program for DbProgram<'_> {
     }
     fn mod_set(&self, f: FuncId) -> Arc<ModSet> {
         let t = mod_table(self.db, self.db.workspace());
-        Arc::new(t.get(f as usize).cloned().unwrap_or(ModSet {
-            all: true,
-            ..Default::default()
-        }))
+        t.get(f as usize).cloned().unwrap_or_else(|| {
+            Arc::new(ModSet {
+                all: true,
+                ..Default::default()
+            })
+        })
     }
     fn checkpoint(&self) {
         self.db.unwind_if_revision_cancelled();
@@ -617,12 +718,10 @@ fn internal_finding(db: &dyn Db, f: Function<'_>, why: &str) -> Finding {
 }
 
 fn function_loc(db: &dyn Db, f: Function<'_>, r: TextRange) -> SourceLoc {
-    let file = f.file(db);
-    let idx = line_index(db, file);
-    let start = idx.line_col(f.start(db) + r.start);
-    let end = idx.line_col(f.start(db) + r.end);
+    let start = place(db, f, r.start);
+    let end = place(db, f, r.end);
     SourceLoc {
-        file: file.path(db).clone(),
+        file: f.file(db).path(db).clone(),
         line: start.line + 1,
         column: start.col + 1,
         end_line: end.line + 1,
@@ -639,7 +738,17 @@ fn make_finding(
     result: probe::ProbeResult,
 ) -> Finding {
     let loc = function_loc(db, f, site.range);
-    let to_loc = |l: &probe::Loc| function_loc(db, program.funcs[l.func as usize], l.range);
+    // The engine ran on bodies without ranges: its locations are found again by node.
+    let to_loc = |l: &probe::Loc| {
+        let g = program.funcs[l.func as usize];
+        let ir = lowered(db, g);
+        let range = ir
+            .nodes
+            .get(l.node.0 as usize)
+            .map(|n| n.stmt.range)
+            .unwrap_or(l.range);
+        function_loc(db, g, range)
+    };
     let var = &site.variable;
     let (verdict, message, reason, allocation, trace) = match &result.verdict {
         Verdict::Proved { refuted_at } => {
@@ -808,7 +917,7 @@ pub fn probe_outcome<'db>(
     f: Function<'db>,
     index: u32,
 ) -> Arc<Result<probe::ProbeResult, ProbeFailure>> {
-    let probes = function_probes(db, f);
+    let probes = engine_probes(db, f);
     let Some(site) = probes.get(index as usize) else {
         return Arc::new(Err(ProbeFailure::Missing("probe index out of range")));
     };
@@ -892,6 +1001,54 @@ mod tests {
         // No edit: nothing runs at all.
         lower_all(&db, file);
         assert!(db.take_log().is_empty());
+    }
+
+    /// Probes run again only when what their exploration read changes in meaning: an edit
+    /// that only moves text inside a function (spaces, a comment, a line break) re-places
+    /// its verdicts and re-runs no probe; a change of meaning re-runs them.
+    #[test]
+    fn a_layout_edit_inside_a_function_reruns_no_probe() {
+        const SRC: &str = "#include <stdlib.h>\n\
+                           struct n { struct n *next; };\n\
+                           struct n *mk(void) {\n  struct n *p = malloc(sizeof *p);\n  return p;\n}\n\
+                           void use(void) {\n  struct n *q = mk();\n  q = 0;\n}\n";
+        let mut db = Database::with_execution_log(Config::default());
+        let file = db.add_file("t.c".into(), SRC.into());
+        let before = file_findings(&db, file);
+        assert!(before.iter().any(|f| f.verdict == VerdictKind::Leak), "{before:?}");
+        db.enable_log();
+        db.take_log();
+        let count = |log: &[String], q: &str| {
+            log.iter()
+                .filter(|e| e.starts_with(&format!("execute {q}(")))
+                .count()
+        };
+
+        // Spaces and a line break inside `mk`: the leak in `use` moves one line down.
+        let moved = SRC.replace("return p;", "return   p ;\n  /* done */");
+        file.set_text(&mut db).to(moved);
+        let after = file_findings(&db, file);
+        let log = db.take_log();
+        assert_eq!(count(&log, "probe_outcome"), 0, "{log:?}");
+        assert!(count(&log, "probe_verdict") > 0, "{log:?}");
+        let leak = |v: &[Arc<Finding>]| {
+            v.iter()
+                .find(|f| f.verdict == VerdictKind::Leak)
+                .map(|f| (f.loc.line, f.loc.column))
+        };
+        let (line, col) = leak(&before).unwrap();
+        assert_eq!(leak(&after), Some((line + 1, col)));
+
+        // A change of meaning in `mk` re-runs the probes that explored it.
+        file.set_text(&mut db)
+            .to(SRC.replace("return p;", "free(p);\n  return 0;"));
+        let fixed = file_findings(&db, file);
+        let log = db.take_log();
+        assert!(count(&log, "probe_outcome") > 0, "{log:?}");
+        assert!(
+            fixed.iter().all(|f| f.verdict != VerdictKind::Leak),
+            "{fixed:?}"
+        );
     }
 
     #[test]

@@ -81,116 +81,156 @@ impl UnionFind {
     }
 }
 
+/// One function's contribution to the type classes: the pairs of concrete pointee types a
+/// pointer flows between, the generic (`void*`, `char*`) storages with the concrete types that
+/// pass through them, and the globals whose address it takes. Sorted and without duplicates,
+/// and free of source positions: an edit that does not change how pointers flow leaves it
+/// equal, so the classes are not rebuilt.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct TypeFacts {
+    unions: Vec<(String, String)>,
+    /// (storage key, concrete type key)
+    conduits: Vec<(String, String)>,
+    taken_globals: Vec<String>,
+}
+
+impl TypeFacts {
+    /// The facts of one body. `callee(name)` gives the body of a called function, so that
+    /// arguments flowing into `void*` parameters (and generic results) count as conduits.
+    pub fn of_function(
+        ir: &FunctionIr,
+        env: &TypeEnv,
+        callee: &dyn Fn(&str) -> Option<std::sync::Arc<FunctionIr>>,
+    ) -> TypeFacts {
+        let mut facts = TypeFacts::default();
+        let flow = |facts: &mut TypeFacts, storage: Option<String>, dst: &Type, src: &Type| {
+            let (Some(d), Some(s)) = (dst.pointee(), src.pointee()) else {
+                return;
+            };
+            let (d, s) = (env.resolve(d), env.resolve(s));
+            if d == s {
+                return;
+            }
+            match (is_generic_pointee(&d), is_generic_pointee(&s)) {
+                (false, false) => facts.unions.push((type_key(&d), type_key(&s))),
+                (true, false) => {
+                    if let Some(k) = storage {
+                        facts.conduits.push((k, type_key(&s)));
+                    }
+                }
+                (false, true) => {
+                    if let Some(k) = storage {
+                        facts.conduits.push((k, type_key(&d)));
+                    }
+                }
+                (true, true) => {}
+            }
+        };
+        let mut taken = FxHashSet::default();
+        collect_taken_globals(ir, &mut taken);
+        facts.taken_globals = taken.into_iter().collect();
+        for node in &ir.nodes {
+            match &node.stmt.kind {
+                StmtKind::Assign { addr, value } => {
+                    let dst = pointee(ir, *addr);
+                    let src = ir.exprs.ty(*value).clone();
+                    // The storage is the generic side: the destination when a concrete
+                    // pointer is stored into a generic location, the source location
+                    // when a generic value is read out into a concrete one.
+                    let storage = if dst.pointee().map(is_generic_pointee).unwrap_or(false) {
+                        Some(storage_key(ir, *addr, env))
+                    } else {
+                        match ir.exprs.kind(*value) {
+                            ExprKind::Deref(a) => Some(storage_key(ir, *a, env)),
+                            _ => None,
+                        }
+                    };
+                    flow(&mut facts, storage, &dst, &src);
+                }
+                StmtKind::Call {
+                    dest,
+                    callee: Callee::Direct(name),
+                    args,
+                } => {
+                    let Some(callee) = callee(name) else {
+                        continue;
+                    };
+                    for (i, a) in args.iter().enumerate() {
+                        let Some(p) = callee.params.get(i) else { break };
+                        let pty = callee.local(*p).ty.clone();
+                        let aty = ir.exprs.ty(*a).clone();
+                        let storage = if pty.pointee().map(is_generic_pointee).unwrap_or(false) {
+                            Some(format!("{}::{}", callee.name, p.0))
+                        } else {
+                            match ir.exprs.kind(*a) {
+                                ExprKind::Deref(x) => Some(storage_key(ir, *x, env)),
+                                _ => None,
+                            }
+                        };
+                        flow(&mut facts, storage, &pty, &aty);
+                    }
+                    if let (Some(d), Some(r)) = (dest, callee.ret) {
+                        let dty = pointee(ir, *d);
+                        let rty = callee.local(r).ty.clone();
+                        let storage = Some(format!("{}::{}", callee.name, r.0));
+                        flow(&mut facts, storage, &dty, &rty);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for v in [&mut facts.unions, &mut facts.conduits] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        facts.taken_globals.sort_unstable();
+        facts
+    }
+}
+
 impl TypeClasses {
-    /// Unify types over a set of function bodies. `resolve_call(name)` gives the parameter and
-    /// return types of a callee with a body (with a key naming it) so that arguments flowing
-    /// into `void*` parameters count as conduits.
+    /// Unify types over a set of function bodies (callees found by name among them). The
+    /// database builds the same from per-function [`TypeFacts`] with [`Self::from_facts`].
     pub fn build<'a>(
         functions: impl IntoIterator<Item = (&'a str, &'a FunctionIr)>,
         env: &TypeEnv,
     ) -> TypeClasses {
+        let bodies: Vec<std::sync::Arc<FunctionIr>> = functions
+            .into_iter()
+            .map(|(_, f)| std::sync::Arc::new(f.clone()))
+            .collect();
+        let by_name: FxHashMap<&str, &std::sync::Arc<FunctionIr>> =
+            bodies.iter().map(|f| (f.name.as_str(), f)).collect();
+        let lookup = |n: &str| by_name.get(n).map(|f| (*f).clone());
+        let facts: Vec<TypeFacts> = bodies
+            .iter()
+            .map(|ir| TypeFacts::of_function(ir, env, &lookup))
+            .collect();
+        Self::from_facts(facts.iter())
+    }
+
+    /// Unify types over the facts of every function of the program.
+    pub fn from_facts<'a>(facts: impl IntoIterator<Item = &'a TypeFacts>) -> TypeClasses {
         let mut uf = UnionFind {
             parent: FxHashMap::default(),
         };
         // Storage key → concrete pointee types that flowed through it.
-        let mut conduits: FxHashMap<String, FxHashSet<String>> = FxHashMap::default();
+        let mut conduits: FxHashMap<&str, FxHashSet<&str>> = FxHashMap::default();
         let mut taken_globals = FxHashSet::default();
-        let mut fns: Vec<(&str, &FunctionIr)> = functions.into_iter().collect();
-        fns.sort_by_key(|(k, _)| *k);
-        let by_name: FxHashMap<&str, &FunctionIr> =
-            fns.iter().map(|(_, f)| (f.name.as_str(), *f)).collect();
-        for (fkey, ir) in &fns {
-            let flow = |uf: &mut UnionFind,
-                        conduits: &mut FxHashMap<String, FxHashSet<String>>,
-                        storage: Option<String>,
-                        dst: &Type,
-                        src: &Type| {
-                let (Some(d), Some(s)) = (dst.pointee(), src.pointee()) else {
-                    return;
-                };
-                let (d, s) = (env.resolve(d), env.resolve(s));
-                if d == s {
-                    return;
-                }
-                match (is_generic_pointee(&d), is_generic_pointee(&s)) {
-                    (false, false) => uf.union(&type_key(&d), &type_key(&s)),
-                    (true, false) => {
-                        if let Some(k) = storage {
-                            conduits.entry(k).or_default().insert(type_key(&s));
-                        }
-                    }
-                    (false, true) => {
-                        if let Some(k) = storage {
-                            conduits.entry(k).or_default().insert(type_key(&d));
-                        }
-                    }
-                    (true, true) => {}
-                }
-            };
-            for (_, e) in ir.exprs.iter() {
-                if let ExprKind::Addr(Symbol::Global(g)) = &e.kind {
-                    // An address used other than as the root of a read/write is "taken": we
-                    // approximate with the lowering's own notion below.
-                    let _ = g;
-                }
+        for f in facts {
+            for (a, b) in &f.unions {
+                uf.union(a, b);
             }
-            collect_taken_globals(ir, &mut taken_globals);
-            for node in &ir.nodes {
-                match &node.stmt.kind {
-                    StmtKind::Assign { addr, value } => {
-                        let dst = pointee(ir, *addr);
-                        let src = ir.exprs.ty(*value).clone();
-                        // The storage is the generic side: the destination when a concrete
-                        // pointer is stored into a generic location, the source location
-                        // when a generic value is read out into a concrete one.
-                        let storage = if dst.pointee().map(is_generic_pointee).unwrap_or(false) {
-                            Some(storage_key(fkey, ir, *addr, env))
-                        } else {
-                            match ir.exprs.kind(*value) {
-                                ExprKind::Deref(a) => Some(storage_key(fkey, ir, *a, env)),
-                                _ => None,
-                            }
-                        };
-                        flow(&mut uf, &mut conduits, storage, &dst, &src);
-                    }
-                    StmtKind::Call {
-                        dest,
-                        callee: Callee::Direct(name),
-                        args,
-                    } => {
-                        let Some(callee) = by_name.get(name.as_str()) else {
-                            continue;
-                        };
-                        for (i, a) in args.iter().enumerate() {
-                            let Some(p) = callee.params.get(i) else { break };
-                            let pty = callee.local(*p).ty.clone();
-                            let aty = ir.exprs.ty(*a).clone();
-                            let storage = if pty.pointee().map(is_generic_pointee).unwrap_or(false)
-                            {
-                                Some(format!("{}::{}", callee.name, p.0))
-                            } else {
-                                match ir.exprs.kind(*a) {
-                                    ExprKind::Deref(x) => Some(storage_key(fkey, ir, *x, env)),
-                                    _ => None,
-                                }
-                            };
-                            flow(&mut uf, &mut conduits, storage, &pty, &aty);
-                        }
-                        if let (Some(d), Some(r)) = (dest, callee.ret) {
-                            let dty = pointee(ir, *d);
-                            let rty = callee.local(r).ty.clone();
-                            let storage = Some(format!("{}::{}", callee.name, r.0));
-                            flow(&mut uf, &mut conduits, storage, &dty, &rty);
-                        }
-                    }
-                    _ => {}
-                }
+            for (k, t) in &f.conduits {
+                conduits.entry(k).or_default().insert(t);
             }
+            taken_globals.extend(f.taken_globals.iter().cloned());
         }
         for types in conduits.values() {
-            let mut it = types.iter();
-            if let Some(first) = it.next() {
-                for t in it {
+            let mut types: Vec<&str> = types.iter().copied().collect();
+            types.sort_unstable();
+            if let Some((first, rest)) = types.split_first() {
+                for t in rest {
                     uf.union(first, t);
                 }
             }
@@ -235,7 +275,7 @@ fn pointee(ir: &FunctionIr, addr: ExprId) -> Type {
     ir.exprs.ty(addr).pointee().cloned().unwrap_or_default()
 }
 
-fn storage_key(fkey: &str, ir: &FunctionIr, addr: ExprId, env: &TypeEnv) -> String {
+fn storage_key(ir: &FunctionIr, addr: ExprId, env: &TypeEnv) -> String {
     match ir.exprs.kind(addr) {
         ExprKind::Addr(Symbol::Local(l)) => format!("{}::{}", ir.name, l.0),
         ExprKind::Addr(Symbol::Global(g)) => format!("global {g}"),
@@ -243,10 +283,7 @@ fn storage_key(fkey: &str, ir: &FunctionIr, addr: ExprId, env: &TypeEnv) -> Stri
             let s = env.resolve(&pointee(ir, *b));
             format!("field {}.{f}", type_key(&s))
         }
-        _ => {
-            let _ = fkey;
-            format!("mem {}", type_key(&env.resolve(&pointee(ir, addr))))
-        }
+        _ => format!("mem {}", type_key(&env.resolve(&pointee(ir, addr)))),
     }
 }
 
@@ -473,6 +510,85 @@ pub enum CalleeKind {
     Library(bool),
     /// Body-less and unknown: it may write what its pointer arguments point to.
     Unknown,
+}
+
+/// What each function may write, transitively: its own writes and those of every function it
+/// may call. `own[i]` is function `i`'s own MOD set and the functions it calls. Computed over
+/// the strongly connected components of the call graph, callees first, so each set is built
+/// once (the members of a recursive cycle share theirs).
+pub fn transitive_mod(own: &[std::sync::Arc<(ModSet, Vec<u32>)>]) -> Vec<std::sync::Arc<ModSet>> {
+    let n = own.len();
+    let succ = |v: usize| own[v].1.iter().map(|&w| w as usize).filter(move |&w| w < n);
+    // Tarjan's algorithm, iterative: components come out callees first.
+    const UNSEEN: u32 = u32::MAX;
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut next = 0u32;
+    let mut out: Vec<Option<std::sync::Arc<ModSet>>> = vec![None; n];
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        // (node, position in its successor list)
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut pos)) = work.last_mut() {
+            if let Some(w) = succ(v).nth(*pos) {
+                *pos += 1;
+                if index[w] == UNSEEN {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] != index[v] {
+                continue;
+            }
+            // v roots a component: pop it, and union its own sets with its callees' results.
+            let mut members = Vec::new();
+            while let Some(w) = stack.pop() {
+                on_stack[w] = false;
+                members.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            let mut set = ModSet::default();
+            for &m in &members {
+                set.union_with(&own[m].0);
+            }
+            for &m in &members {
+                for w in succ(m) {
+                    if let Some(done) = &out[w]
+                        && !set.all
+                    {
+                        set.union_with(done);
+                    }
+                }
+            }
+            let set = std::sync::Arc::new(set);
+            for &m in &members {
+                out[m] = Some(set.clone());
+            }
+        }
+    }
+    out.into_iter().map(|s| s.unwrap_or_default()).collect()
 }
 
 /// A function's own writes, and the functions with a body it calls (by name) — for the MOD

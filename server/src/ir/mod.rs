@@ -321,6 +321,24 @@ pub struct FunctionIr {
 }
 
 impl FunctionIr {
+    /// The same body with every source range emptied: what the analysis reads. It is equal
+    /// before and after an edit that only moves text inside the function (whitespace,
+    /// comments, line breaks), so nothing that reads it runs again; ranges are looked up in
+    /// the full IR by node when results are placed.
+    pub fn without_ranges(&self) -> FunctionIr {
+        let mut ir = self.clone();
+        let empty = crate::syntax::TextRange::new(0, 0);
+        for n in &mut ir.nodes {
+            n.stmt.range = empty;
+        }
+        for l in &mut ir.locals {
+            l.range = empty;
+        }
+        for f in &mut ir.fallbacks {
+            f.range = empty;
+        }
+        ir
+    }
     pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id.0 as usize]
     }

@@ -164,6 +164,7 @@ fn init_logging() {
         .with_writer(std::io::stderr)
         .with_max_level(tracing::Level::TRACE)
         .with_ansi(false)
+        .with_thread_names(true)
         .finish()
         .with(filter)
         .try_init();
