@@ -1015,7 +1015,10 @@ mod tests {
         let mut db = Database::with_execution_log(Config::default());
         let file = db.add_file("t.c".into(), SRC.into());
         let before = file_findings(&db, file);
-        assert!(before.iter().any(|f| f.verdict == VerdictKind::Leak), "{before:?}");
+        assert!(
+            before.iter().any(|f| f.verdict == VerdictKind::Leak),
+            "{before:?}"
+        );
         db.enable_log();
         db.take_log();
         let count = |log: &[String], q: &str| {
