@@ -1115,6 +1115,20 @@ LUA_API int lua_gettop (lua_State *L) {
 static int ZEXPORT inflate(z_streamp strm, int flush) { return flush; }
 "#;
 
+    // The parameters are the inner declarator's; the outer `(void)` is the result's.
+    function_returning_a_function_pointer: r#"
+void (*lookup(struct vfs *v, const char *sym))(void) {
+  return v->sym(v, sym);
+}
+"#;
+
+    // SQLite: tree-sitter takes the macro for the type and `void` for the name.
+    macro_before_a_function_returning_a_function_pointer: r#"
+SQLITE_PRIVATE void (*sqlite3OsDlSym(sqlite3_vfs *pVfs, void *pHdle, const char *zSym))(void){
+  return pVfs->xDlSym(pVfs, pHdle, zSym);
+}
+"#;
+
     gnu_statement_expressions: r#"
 int f(int x) {
   int y = ({ int t = x * 2; t + 1; });

@@ -77,6 +77,7 @@ pub fn collect_items(tree: &Tree, src: &str) -> FileItems {
         items: FileItems::default(),
         structs: Vec::new(),
         defined: Default::default(),
+        reparsed: false,
     };
     c.walk(tree.root_node(), 0);
     for s in std::mem::take(&mut c.structs) {
@@ -90,6 +91,9 @@ struct Collector<'a> {
     items: FileItems,
     structs: Vec<StructDef>,
     defined: rustc_hash::FxHashSet<String>,
+    /// This collector works on a definition parsed again with a macro blanked out (see
+    /// [`Collector::reparse_blanked`]); it does not try that again.
+    reparsed: bool,
 }
 
 impl<'a> Collector<'a> {
@@ -210,6 +214,16 @@ impl<'a> Collector<'a> {
                 .unwrap_or(Type::Int)
         };
         let (name, ty) = declarator_type(ret_base, declarator, src, &mut self.structs);
+        // `MACRO void (*f(args))(void) { … }`: tree-sitter takes MACRO for the type and `void`
+        // for the name of a function whose parameters are `(*f(args))`.
+        if let (Some((n, _)), Some(t)) = (&name, type_node)
+            && is_type_keyword(n)
+            && type_is_macro
+            && !self.reparsed
+            && self.reparse_blanked(node, t)
+        {
+            return;
+        }
         let (Some((name, _)), Type::Function(sig)) = (name, ty) else {
             self.items.stats.unrecovered.push(TextRange::of_node(&node));
             return;
@@ -237,6 +251,65 @@ impl<'a> Collector<'a> {
         if let Some(body) = node.child_by_field_name("body") {
             self.nested_functions(body);
         }
+    }
+
+    /// Parse a definition again with the node `blank` (a macro) replaced by spaces, and
+    /// collect it from that text: offsets are unchanged, and the lowering, which parses the
+    /// function's own text, sees the blanked text too. Returns whether that gave a function
+    /// with a proper name.
+    fn reparse_blanked(&mut self, node: Node, blank: Node) -> bool {
+        let (start, end) = (node.start_byte(), node.end_byte());
+        let Some(mut bytes) = self.src.get(start..end).map(<[u8]>::to_vec) else {
+            return false;
+        };
+        let Some(hole) = bytes.get_mut(blank.start_byte() - start..blank.end_byte() - start) else {
+            return false;
+        };
+        hole.fill(b' ');
+        let Ok(text) = String::from_utf8(bytes) else {
+            return false;
+        };
+        let tree = crate::syntax::parse(&text, None);
+        let root = tree.root_node();
+        let mut cursor = root.walk();
+        let Some(def) = root
+            .named_children(&mut cursor)
+            .find(|c| c.kind() == "function_definition")
+        else {
+            return false;
+        };
+        let mut sub = Collector {
+            src: text.as_bytes(),
+            items: FileItems::default(),
+            structs: Vec::new(),
+            defined: Default::default(),
+            reparsed: true,
+        };
+        sub.function(def, None);
+        if sub.items.functions.is_empty()
+            || sub
+                .items
+                .functions
+                .iter()
+                .any(|f| is_type_keyword(&f.source.name))
+        {
+            return false;
+        }
+        self.structs.extend(sub.structs);
+        self.items.stats.recovered_functions += 1;
+        for mut f in sub.items.functions {
+            f.start += start as u32;
+            if !self.defined.insert(f.source.name.clone()) {
+                self.items.stats.duplicate_functions += 1;
+            } else {
+                self.items
+                    .env
+                    .functions
+                    .insert(f.source.name.clone(), f.source.sig.clone());
+            }
+            self.items.functions.push(f);
+        }
+        true
     }
 
     /// Function definitions inside a body. Braces split across `#if` branches
@@ -542,18 +615,44 @@ pub(crate) fn keyword_name<'s>(def: Node, src: &'s [u8]) -> Option<&'s str> {
     None
 }
 
+/// The function declarator that carries the function's own parameters: the innermost one.
+/// In `int (*f(int a))(void)` the outer `(void)` belongs to the returned function pointer.
 pub(crate) fn find_function_declarator(mut node: Node) -> Option<Node> {
+    let mut found = None;
     for _ in 0..64 {
         if node.kind() == "function_declarator" {
-            return Some(node);
+            found = Some(node);
         }
-        node = node.child_by_field_name("declarator").or_else(|| {
+        let next = node.child_by_field_name("declarator").or_else(|| {
             let mut c = node.walk();
             node.named_children(&mut c)
                 .find(|n| n.kind().ends_with("declarator"))
-        })?;
+        });
+        match next {
+            Some(n) => node = n,
+            None => break,
+        }
     }
-    None
+    found
+}
+
+/// A word tree-sitter may take for a declarator's name when a macro stands before it.
+fn is_type_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "void"
+            | "char"
+            | "short"
+            | "int"
+            | "long"
+            | "float"
+            | "double"
+            | "signed"
+            | "unsigned"
+            | "_Bool"
+            | "const"
+            | "volatile"
+    )
 }
 
 /// `LUA_API`, `ZEXPORT`, `SQLITE_STDCALL`: all-caps words are macros by convention.
