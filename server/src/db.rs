@@ -373,6 +373,9 @@ pub fn function_ids(db: &dyn Db, ws: Workspace) -> FxHashMap<Function<'_>, u32> 
 pub struct CallGraph {
     pub callers: FxHashMap<u32, Vec<(u32, NodeId)>>,
     pub address_taken: Vec<u32>,
+    /// The address-taken functions by number of parameters: what an indirect call with
+    /// that many arguments may reach.
+    pub taken_by_arity: FxHashMap<usize, Vec<u32>>,
 }
 
 /// The calls and function addresses of one body, without source positions: a whitespace or
@@ -442,12 +445,13 @@ pub fn call_graph(db: &dyn Db, ws: Workspace) -> Arc<CallGraph> {
         .iter()
         .map(|&t| *arity(db, funcs[t as usize]))
         .collect();
+    for (&t, &a) in taken.iter().zip(&arities) {
+        g.taken_by_arity.entry(a).or_default().push(t);
+    }
     for (i, cs) in sites.iter().enumerate() {
         for &(id, n) in &cs.indirect {
-            for (&t, &a) in taken.iter().zip(&arities) {
-                if a == n {
-                    g.callers.entry(t).or_default().push((i as u32, id));
-                }
+            for &t in g.taken_by_arity.get(&n).map(Vec::as_slice).unwrap_or(&[]) {
+                g.callers.entry(t).or_default().push((i as u32, id));
             }
         }
     }
@@ -595,11 +599,7 @@ impl probe::Program for DbProgram<'_> {
     }
     fn indirect_targets(&self, arity: usize) -> Vec<FuncId> {
         let g = call_graph(self.db, self.db.workspace());
-        g.address_taken
-            .iter()
-            .copied()
-            .filter(|t| self.body(*t).params.len() == arity)
-            .collect()
+        g.taken_by_arity.get(&arity).cloned().unwrap_or_default()
     }
     fn env(&self) -> &TypeEnv {
         &self.env

@@ -669,11 +669,22 @@ impl Region {
 
 /// A set of regions, possibly "all memory" (every non-variable region: what an unknown
 /// pointer may point into).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, PartialEq, Eq, Hash, Default)]
 pub struct RegionSet {
     /// Sorted, deduplicated.
     regions: smallvec::SmallVec<[Region; 4]>,
     pub all_memory: bool,
+}
+
+/// Facts are cloned at every transfer: copy the regions as one block (`Region` is `Copy`)
+/// rather than element by element as the derived `Clone` of `SmallVec` does.
+impl Clone for RegionSet {
+    fn clone(&self) -> Self {
+        RegionSet {
+            regions: smallvec::SmallVec::from_slice(&self.regions),
+            all_memory: self.all_memory,
+        }
+    }
 }
 
 impl RegionSet {

@@ -1399,9 +1399,8 @@ impl<'p> Engine<'p> {
         self.current_witness = self.slots[id as usize].witness_of;
         self.cur_ctx = ctx;
         let b = self.body(func);
-        let stmt = b.node(node).stmt.kind.clone();
         if trace_enabled() {
-            let text = display_stmt(&b, &stmt, Notation::C);
+            let text = display_stmt(&b, &b.node(node).stmt.kind, Notation::C);
             eprintln!(
                 "[{} n{} ctx{}{}] {text}\n    {}",
                 self.prog.function_name(func),
@@ -1416,11 +1415,11 @@ impl<'p> Engine<'p> {
             );
         }
         let edge = Prov::Edge(id);
-        match stmt {
+        match &b.node(node).stmt.kind {
             StmtKind::Enter => self.at_entry(id, func, node, ctx, &d, &b),
             StmtKind::Assign { addr, value } => {
-                let e0 = self.tr(func, addr);
-                let e1 = self.tr(func, value);
+                let e0 = self.tr(func, *addr);
+                let e1 = self.tr(func, *value);
                 match self.assign(&d, e0, e1) {
                     Some(f) => self.insert_preds(func, node, ctx, f, edge),
                     None => {
@@ -1430,7 +1429,7 @@ impl<'p> Engine<'p> {
                 }
             }
             StmtKind::Alloc { addr, site } => {
-                let e0 = self.tr(func, addr);
+                let e0 = self.tr(func, *addr);
                 match self.alloc(&d, e0) {
                     AllocResult::Contradiction => {
                         let t = self.stmt_text(func, node);
@@ -1504,7 +1503,7 @@ impl<'p> Engine<'p> {
                 }
             }
             StmtKind::Free { ptr } => {
-                let e = self.tr(func, ptr);
+                let e = self.tr(func, *ptr);
                 match self.free(&d, e) {
                     Some(f) => self.insert_preds(func, node, ctx, f, edge),
                     None => {
@@ -1514,17 +1513,17 @@ impl<'p> Engine<'p> {
                 }
             }
             StmtKind::Cond { lhs, op, rhs } => {
-                let l = self.tr(func, lhs);
-                let r = self.tr(func, rhs);
-                match self.cond(&d, l, op, r) {
+                let l = self.tr(func, *lhs);
+                let r = self.tr(func, *rhs);
+                match self.cond(&d, l, *op, r) {
                     Some(f) => self.insert_preds(func, node, ctx, f, edge),
                     None => {
-                        let t = cond_text(&b, lhs, op, rhs);
+                        let t = cond_text(&b, *lhs, *op, *rhs);
                         self.refute(func, node, format!("the branch `{t}` contradicts it"));
                     }
                 }
             }
-            StmtKind::ScopeBegin { locals } => match self.scope_begin(&d, func, &locals) {
+            StmtKind::ScopeBegin { locals } => match self.scope_begin(&d, func, locals) {
                 Some(f) => self.insert_preds(func, node, ctx, f, edge),
                 None => {
                     let names: Vec<String> = locals
@@ -1554,7 +1553,7 @@ impl<'p> Engine<'p> {
             StmtKind::Return { .. } | StmtKind::Nop => self.insert_preds(func, node, ctx, d, edge),
             StmtKind::Opaque { reads, reason } => {
                 let mut w = RegionSet::all_memory();
-                for r in &reads {
+                for r in reads {
                     let e = self.tr(func, *r);
                     if let EKind::Deref(x) = *self.a.kind(e) {
                         let p = self.a.pt(x);
@@ -1572,7 +1571,7 @@ impl<'p> Engine<'p> {
                 self.insert_preds(func, node, ctx, f, edge);
             }
             StmtKind::Call { dest, callee, args } => {
-                self.at_call(id, func, node, ctx, &d, dest, callee, args)
+                self.at_call(id, func, node, ctx, &d, *dest, callee, args)
             }
         }
     }
@@ -1586,12 +1585,12 @@ impl<'p> Engine<'p> {
         ctx: Ctx,
         d: &Fact,
         dest: Option<crate::ir::ExprId>,
-        callee: Callee,
-        args: Vec<crate::ir::ExprId>,
+        callee: &Callee,
+        args: &[crate::ir::ExprId],
     ) {
         let dest_e = dest.map(|x| self.tr(func, x));
         let args_e: Vec<E> = args.iter().map(|a| self.tr(func, *a)).collect();
-        let (mut targets, name): (Vec<FuncId>, Option<String>) = match &callee {
+        let (mut targets, name): (Vec<FuncId>, Option<String>) = match callee {
             Callee::Direct(n) => (
                 self.prog.resolve(func, n).into_iter().collect(),
                 Some(n.clone()),

@@ -16,13 +16,26 @@ use smallvec::SmallVec;
 ///
 /// `tainted` records that the fact passed a statement the front end could not model; a
 /// validating allocation reached by a tainted fact is reported `unproved`, not `leak`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Fact {
     pub s: RegionSet,
     pub h: SmallVec<[E; 4]>,
     pub m: SmallVec<[E; 4]>,
     pub c: SmallVec<[Constraint; 2]>,
     pub tainted: bool,
+}
+
+/// Cloned at every transfer: the small vectors are copied as blocks (their items are `Copy`).
+impl Clone for Fact {
+    fn clone(&self) -> Self {
+        Fact {
+            s: self.s.clone(),
+            h: SmallVec::from_slice(&self.h),
+            m: SmallVec::from_slice(&self.m),
+            c: SmallVec::from_slice(&self.c),
+            tainted: self.tainted,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
