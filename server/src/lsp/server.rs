@@ -364,20 +364,36 @@ impl Inner {
             None
         };
         let mut last_pct = 0;
-        for (i, path) in order.iter().enumerate() {
+        // The first file (the edited one) alone, so that nothing competes with it; then as
+        // many files at once as there are cores (each check is one job on the pool).
+        let parallel = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2);
+        let mut running = tokio::task::JoinSet::new();
+        let mut done = 0;
+        for (i, path) in order.into_iter().enumerate() {
             if self.superseded(generation) {
                 break;
             }
-            self.check_file(generation, path).await;
-            if let Some(p) = &progress {
-                let pct = ((i + 1) * 100 / total) as u32;
-                if pct > last_pct {
-                    last_pct = pct;
-                    p.report_with_message(format!("{}/{total} files", i + 1), pct)
-                        .await;
+            let this = self.clone();
+            running.spawn(async move { this.check_file(generation, &path).await });
+            let limit = if i == 0 { 1 } else { parallel };
+            while running.len() >= limit {
+                if running.join_next().await.is_none() {
+                    break;
+                }
+                done += 1;
+                if let Some(p) = &progress {
+                    let pct = (done * 100 / total) as u32;
+                    if pct > last_pct {
+                        last_pct = pct;
+                        p.report_with_message(format!("{done}/{total} files"), pct)
+                            .await;
+                    }
                 }
             }
         }
+        while running.join_next().await.is_some() {}
         if let Some(p) = progress {
             p.finish_with_message(format!("{total} files checked"))
                 .await;
