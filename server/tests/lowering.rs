@@ -1122,6 +1122,15 @@ void (*lookup(struct vfs *v, const char *sym))(void) {
 }
 "#;
 
+    // expat: a macro builds the name; the parameters are the outer list.
+    macro_built_function_name: r#"
+#define PREFIX(ident) normal_ ## ident
+static int PTRCALL PREFIX(scanLt)(const ENCODING *enc, const char *ptr, const char **next) {
+  *next = ptr;
+  return 0;
+}
+"#;
+
     // SQLite: tree-sitter takes the macro for the type and `void` for the name.
     macro_before_a_function_returning_a_function_pointer: r#"
 SQLITE_PRIVATE void (*sqlite3OsDlSym(sqlite3_vfs *pVfs, void *pHdle, const char *zSym))(void){

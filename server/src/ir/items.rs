@@ -229,6 +229,16 @@ impl<'a> Collector<'a> {
             return;
         };
         let mut sig = *sig;
+        // `PREFIX(scanLt)(const ENCODING *enc, …)`: the outer list is the function's own (see
+        // `find_function_declarator`), and `(scanLt)` the name macro's argument; the
+        // declarator reads as "a function of `scanLt` returning a function", so unwrap it.
+        if declarator
+            .child_by_field_name("declarator")
+            .is_some_and(|d| d.kind() == "function_declarator")
+            && let Type::Function(inner) = &sig.ret
+        {
+            sig = (**inner).clone();
+        }
         self.knr_params(node, declarator, &mut sig);
         if recovered {
             self.items.stats.recovered_functions += 1;
@@ -615,13 +625,22 @@ pub(crate) fn keyword_name<'s>(def: Node, src: &'s [u8]) -> Option<&'s str> {
     None
 }
 
-/// The function declarator that carries the function's own parameters: the innermost one.
-/// In `int (*f(int a))(void)` the outer `(void)` belongs to the returned function pointer.
+/// The function declarator that carries the function's own parameters. In
+/// `int (*f(int a))(void)` that is the inner one: the outer `(void)` belongs to the returned
+/// function pointer, reached through a pointer declarator. In `PREFIX(scanLt)(const ENCODING
+/// *enc, …)` (expat's name-building macro) it is the outer one: the inner `(scanLt)` is the
+/// macro's argument, directly inside.
 pub(crate) fn find_function_declarator(mut node: Node) -> Option<Node> {
     let mut found = None;
+    let mut through_pointer = false;
     for _ in 0..64 {
-        if node.kind() == "function_declarator" {
-            found = Some(node);
+        match node.kind() {
+            "function_declarator" if found.is_none() || through_pointer => {
+                found = Some(node);
+                through_pointer = false;
+            }
+            "pointer_declarator" => through_pointer = true,
+            _ => {}
         }
         let next = node.child_by_field_name("declarator").or_else(|| {
             let mut c = node.walk();
