@@ -508,6 +508,7 @@ pub fn own_mod<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<(ModSet, Vec<u32>)
             None => CalleeKind::Unknown,
         },
     };
+    // `callees` are the names `classify` found a body for.
     let (m, callees) = regions::own_writes(&ir, &env, &classes, &classify);
     let mut edges: Vec<u32> = callees
         .iter()
@@ -530,25 +531,31 @@ pub fn mod_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<Arc<ModSet>>> {
     Arc::new(regions::transitive_mod(&own))
 }
 
-/// The probes of one function, with their source ranges.
-#[salsa::tracked(returns(clone))]
-pub fn function_probes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<ProbeSite>> {
-    sites_of(db, f, &lowered(db, f))
-}
-
-/// The probes of one function as the engine sees them: without source ranges (the same
-/// list, in the same order, as [`function_probes`]).
+/// The probes of one function as the engine sees them: computed on the body without source
+/// ranges, so that a layout edit leaves them equal.
 #[salsa::tracked(returns(clone))]
 pub fn engine_probes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<ProbeSite>> {
-    sites_of(db, f, &body(db, f))
-}
-
-fn sites_of<'db>(db: &'db dyn Db, f: Function<'db>, ir: &FunctionIr) -> Arc<Vec<ProbeSite>> {
     let env = type_env(db, db.workspace());
     let file = f.file(db);
     let has_body = |name: &str| resolve_function(db, file, name).is_some();
     let params = db.settings().config(db).probe_parameters;
-    Arc::new(probe::probe_sites(ir, &env, &has_body, params))
+    Arc::new(probe::probe_sites(&body(db, f), &env, &has_body, params))
+}
+
+/// The probes of one function, with their source ranges: [`engine_probes`], each given the
+/// range of its node (a probe reports the statement it sits on).
+#[salsa::tracked(returns(clone))]
+pub fn function_probes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<ProbeSite>> {
+    let ir = lowered(db, f);
+    Arc::new(
+        engine_probes(db, f)
+            .iter()
+            .map(|s| ProbeSite {
+                range: ir.node(s.node).stmt.range,
+                ..s.clone()
+            })
+            .collect(),
+    )
 }
 
 /// The engine's view of the program, reading everything through queries.
@@ -741,12 +748,10 @@ fn make_finding(
     // The engine ran on bodies without ranges: its locations are found again by node.
     let to_loc = |l: &probe::Loc| {
         let g = program.funcs[l.func as usize];
-        let ir = lowered(db, g);
-        let range = ir
+        let range = lowered(db, g)
             .nodes
             .get(l.node.0 as usize)
-            .map(|n| n.stmt.range)
-            .unwrap_or(l.range);
+            .map_or(TextRange::new(0, 0), |n| n.stmt.range);
         function_loc(db, g, range)
     };
     let var = &site.variable;

@@ -189,26 +189,6 @@ impl TypeFacts {
 }
 
 impl TypeClasses {
-    /// Unify types over a set of function bodies (callees found by name among them). The
-    /// database builds the same from per-function [`TypeFacts`] with [`Self::from_facts`].
-    pub fn build<'a>(
-        functions: impl IntoIterator<Item = (&'a str, &'a FunctionIr)>,
-        env: &TypeEnv,
-    ) -> TypeClasses {
-        let bodies: Vec<std::sync::Arc<FunctionIr>> = functions
-            .into_iter()
-            .map(|(_, f)| std::sync::Arc::new(f.clone()))
-            .collect();
-        let by_name: FxHashMap<&str, &std::sync::Arc<FunctionIr>> =
-            bodies.iter().map(|f| (f.name.as_str(), f)).collect();
-        let lookup = |n: &str| by_name.get(n).map(|f| (*f).clone());
-        let facts: Vec<TypeFacts> = bodies
-            .iter()
-            .map(|ir| TypeFacts::of_function(ir, env, &lookup))
-            .collect();
-        Self::from_facts(facts.iter())
-    }
-
     /// Unify types over the facts of every function of the program.
     pub fn from_facts<'a>(facts: impl IntoIterator<Item = &'a TypeFacts>) -> TypeClasses {
         let mut uf = UnionFind {
@@ -518,6 +498,7 @@ pub enum CalleeKind {
 /// once (the members of a recursive cycle share theirs).
 pub fn transitive_mod(own: &[std::sync::Arc<(ModSet, Vec<u32>)>]) -> Vec<std::sync::Arc<ModSet>> {
     let n = own.len();
+    // Callee indices out of range (not from this table) are ignored.
     let succ = |v: usize| own[v].1.iter().map(|&w| w as usize).filter(move |&w| w < n);
     // Tarjan's algorithm, iterative: components come out callees first.
     const UNSEEN: u32 = u32::MAX;
@@ -531,7 +512,7 @@ pub fn transitive_mod(own: &[std::sync::Arc<(ModSet, Vec<u32>)>]) -> Vec<std::sy
         if index[root] != UNSEEN {
             continue;
         }
-        // (node, position in its successor list)
+        // (node, position in its callee list)
         let mut work: Vec<(usize, usize)> = vec![(root, 0)];
         index[root] = next;
         low[root] = next;
@@ -539,8 +520,12 @@ pub fn transitive_mod(own: &[std::sync::Arc<(ModSet, Vec<u32>)>]) -> Vec<std::sy
         stack.push(root);
         on_stack[root] = true;
         while let Some(&mut (v, ref mut pos)) = work.last_mut() {
-            if let Some(w) = succ(v).nth(*pos) {
+            if let Some(&w) = own[v].1.get(*pos) {
                 *pos += 1;
+                let w = w as usize;
+                if w >= n {
+                    continue;
+                }
                 if index[w] == UNSEEN {
                     index[w] = next;
                     low[w] = next;
@@ -892,12 +877,17 @@ mod tests {
             env: &items.env,
             lib: &lib,
         };
-        let irs: Vec<FunctionIr> = items
+        let irs: Vec<std::sync::Arc<FunctionIr>> = items
             .functions
             .iter()
-            .map(|f| crate::ir::lower_function(&f.source, &ctx))
+            .map(|f| std::sync::Arc::new(crate::ir::lower_function(&f.source, &ctx)))
             .collect();
-        let classes = TypeClasses::build(irs.iter().map(|f| (f.name.as_str(), f)), &items.env);
+        let callee = |n: &str| irs.iter().find(|f| f.name == n).cloned();
+        let facts: Vec<TypeFacts> = irs
+            .iter()
+            .map(|ir| TypeFacts::of_function(ir, &items.env, &callee))
+            .collect();
+        let classes = TypeClasses::from_facts(&facts);
         let a = classes.class_of(&Type::Struct("a".into()));
         let b = classes.class_of(&Type::Struct("b".into()));
         assert_eq!(a, b);

@@ -222,13 +222,8 @@ impl<'p> Engine<'p> {
         display(&self.a, e, &names)
     }
 
-    fn loc(&mut self, f: FuncId, n: NodeId) -> Loc {
-        let b = self.body(f);
-        Loc {
-            func: f,
-            node: n,
-            range: b.node(n).stmt.range,
-        }
+    fn loc(&self, f: FuncId, n: NodeId) -> Loc {
+        Loc { func: f, node: n }
     }
 
     fn refute(&mut self, f: FuncId, n: NodeId, why: String) {

@@ -162,12 +162,12 @@ pub enum Subject {
     CallResult { dest: Option<crate::ir::ExprId> },
 }
 
-/// A point in the program: a function and a relative source range (and the node, for tools).
+/// A point in the program: a function and a node. The engine reads bodies without source
+/// ranges; the host finds the node's range when it places a result.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Loc {
     pub func: FuncId,
     pub node: NodeId,
-    pub range: TextRange,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
