@@ -72,13 +72,7 @@ pub struct FileItems {
 const MAX_ITEM_DEPTH: u32 = 200;
 
 pub fn collect_items(tree: &Tree, src: &str) -> FileItems {
-    let mut c = Collector {
-        src: src.as_bytes(),
-        items: FileItems::default(),
-        structs: Vec::new(),
-        defined: Default::default(),
-        reparsed: false,
-    };
+    let mut c = Collector::new(src.as_bytes(), false);
     c.walk(tree.root_node(), 0);
     for s in std::mem::take(&mut c.structs) {
         c.add_struct(s);
@@ -97,6 +91,29 @@ struct Collector<'a> {
 }
 
 impl<'a> Collector<'a> {
+    fn new(src: &'a [u8], reparsed: bool) -> Self {
+        Collector {
+            src,
+            items: FileItems::default(),
+            structs: Vec::new(),
+            defined: Default::default(),
+            reparsed,
+        }
+    }
+
+    /// Record a function definition; a second definition of a name is counted, and only the
+    /// first one's signature is declared.
+    fn add_function(&mut self, f: FunctionItem) {
+        if !self.defined.insert(f.source.name.clone()) {
+            self.items.stats.duplicate_functions += 1;
+        } else {
+            self.items
+                .env
+                .functions
+                .insert(f.source.name.clone(), f.source.sig.clone());
+        }
+        self.items.functions.push(f);
+    }
     fn add_struct(&mut self, s: StructDef) {
         match self.items.env.structs.get(&s.tag) {
             Some(old) if !old.fields.is_empty() => {}
@@ -229,26 +246,11 @@ impl<'a> Collector<'a> {
             return;
         };
         let mut sig = *sig;
-        // `PREFIX(scanLt)(const ENCODING *enc, …)`: the outer list is the function's own (see
-        // `find_function_declarator`), and `(scanLt)` the name macro's argument; the
-        // declarator reads as "a function of `scanLt` returning a function", so unwrap it.
-        if declarator
-            .child_by_field_name("declarator")
-            .is_some_and(|d| d.kind() == "function_declarator")
-            && let Type::Function(inner) = &sig.ret
-        {
-            sig = (**inner).clone();
-        }
         self.knr_params(node, declarator, &mut sig);
         if recovered {
             self.items.stats.recovered_functions += 1;
         }
-        if !self.defined.insert(name.clone()) {
-            self.items.stats.duplicate_functions += 1;
-        } else {
-            self.items.env.functions.insert(name.clone(), sig.clone());
-        }
-        self.items.functions.push(FunctionItem {
+        self.add_function(FunctionItem {
             start: node.start_byte() as u32,
             source: FunctionSource {
                 name,
@@ -288,13 +290,7 @@ impl<'a> Collector<'a> {
         else {
             return false;
         };
-        let mut sub = Collector {
-            src: text.as_bytes(),
-            items: FileItems::default(),
-            structs: Vec::new(),
-            defined: Default::default(),
-            reparsed: true,
-        };
+        let mut sub = Collector::new(text.as_bytes(), true);
         sub.function(def, None);
         if sub.items.functions.is_empty()
             || sub
@@ -309,15 +305,7 @@ impl<'a> Collector<'a> {
         self.items.stats.recovered_functions += 1;
         for mut f in sub.items.functions {
             f.start += start as u32;
-            if !self.defined.insert(f.source.name.clone()) {
-                self.items.stats.duplicate_functions += 1;
-            } else {
-                self.items
-                    .env
-                    .functions
-                    .insert(f.source.name.clone(), f.source.sig.clone());
-            }
-            self.items.functions.push(f);
+            self.add_function(f);
         }
         true
     }
@@ -657,21 +645,7 @@ pub(crate) fn find_function_declarator(mut node: Node) -> Option<Node> {
 
 /// A word tree-sitter may take for a declarator's name when a macro stands before it.
 fn is_type_keyword(word: &str) -> bool {
-    matches!(
-        word,
-        "void"
-            | "char"
-            | "short"
-            | "int"
-            | "long"
-            | "float"
-            | "double"
-            | "signed"
-            | "unsigned"
-            | "_Bool"
-            | "const"
-            | "volatile"
-    )
+    C_TYPE_WORDS.contains(&word) || matches!(word, "const" | "volatile")
 }
 
 /// `LUA_API`, `ZEXPORT`, `SQLITE_STDCALL`: all-caps words are macros by convention.

@@ -468,6 +468,16 @@ pub(crate) fn declarator_type(
                 };
                 ty = Type::Function(Box::new(sig));
                 match node.child_by_field_name("declarator") {
+                    // A function declarator directly inside another is not C (a function
+                    // returning a function) but a macro building the name, as expat's
+                    // `PREFIX(scanLt)(const ENCODING *enc, …)`: the outer list is the
+                    // parameters, and `(scanLt)` the macro's argument.
+                    Some(d) if d.kind() == "function_declarator" => {
+                        match d.child_by_field_name("declarator") {
+                            Some(name) => node = name,
+                            None => return (None, ty),
+                        }
+                    }
                     Some(d) => node = d,
                     None => return (None, ty),
                 }
