@@ -23,6 +23,9 @@
 //! front end and of its probes (the harness uses these to compare with peers on the files
 //! they could run).
 
+mod common;
+
+use common::percentile;
 use rayon::prelude::*;
 use reductio::config::Config;
 use reductio::db::{self, Db, VerdictKind};
@@ -54,15 +57,6 @@ fn cpu_s() -> f64 {
 fn line_count(text: &str) -> usize {
     let n = text.bytes().filter(|&b| b == b'\n').count();
     n + usize::from(!text.is_empty() && !text.ends_with('\n'))
-}
-
-/// Nearest-rank percentile of sorted values.
-fn percentile<T: Copy + Default>(sorted: &[T], p: f64) -> T {
-    if sorted.is_empty() {
-        return T::default();
-    }
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
 fn since(t: Instant) -> f64 {

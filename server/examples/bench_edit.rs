@@ -16,6 +16,9 @@
 //! (call graph, type classes, MOD table), and the file's findings. Reported per phase:
 //! median, p95, max; and per query, how many times it re-executed per edit (median).
 
+mod common;
+
+use common::{percentile, pick_target};
 use reductio::config::Config;
 use reductio::db::{self, Database, Db};
 use reductio::syntax::{Document, Position, PositionEncoding, SyntaxTree, TextChange};
@@ -34,15 +37,6 @@ fn since_ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
-/// Nearest-rank percentile of sorted values.
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
 fn distribution(mut v: Vec<f64>) -> Value {
     v.sort_by(f64::total_cmp);
     json!({
@@ -52,48 +46,32 @@ fn distribution(mut v: Vec<f64>) -> Value {
     })
 }
 
-/// The edited function and the place of the edit (0-based line, byte column), chosen as
-/// `bench_lsp` chooses them: with the file alone in a database.
-fn pick(path: &std::path::Path, text: &str, wanted: Option<&str>) -> (String, usize, usize) {
-    let mut database = Database::default();
-    let file = database.add_file(path.to_path_buf(), text.to_string());
-    let db: &dyn Db = &database;
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    let line_of = |off: usize| line_starts.partition_point(|&s| s <= off) - 1;
-    let mut best: Option<(usize, String, usize, usize)> = None;
-    for f in db::file_functions(db, file) {
-        let name = f.name(db).to_string();
-        if wanted.is_some_and(|w| w != name) {
-            continue;
-        }
-        let start = f.start(db) as usize;
-        let end = start + f.source(db).text.len();
-        let (first, last) = (line_of(start), line_of(end.saturating_sub(1)));
-        let probes = db::function_probes(db, *f).len();
-        if (wanted.is_none() && last - first >= 300) || best.as_ref().is_some_and(|b| b.0 >= probes)
-        {
-            continue;
-        }
-        let statements: Vec<(usize, usize)> = (first + 1..last)
-            .filter_map(|l| {
-                let end = line_starts.get(l + 1).copied().unwrap_or(text.len());
-                let t = text[line_starts[l]..end].trim_end();
-                let s = t.trim_start();
-                let code = !s.starts_with("//")
-                    && !s.starts_with('*')
-                    && !s.starts_with("/*")
-                    && !s.starts_with('#');
-                (code && t.ends_with(';')).then(|| (l, t.len() - 1))
-            })
-            .collect();
-        if let Some(&(l, c)) = statements.get(statements.len() / 2) {
-            best = Some((probes, name, l, c));
+/// Adds one edit's query executions (from the database log, which also holds the queries'
+/// own notes) to the per-query series.
+fn record_executions(log: Vec<String>, series: &mut BTreeMap<String, Vec<usize>>) {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for entry in log {
+        if let Some(query) = entry.strip_prefix("execute ") {
+            let query = query.split('(').next().unwrap_or_default().to_string();
+            *counts.entry(query).or_default() += 1;
         }
     }
-    let (_, name, l, c) = best.unwrap_or_else(|| fail("no function to edit"));
-    (name, l, c)
+    for (q, c) in counts {
+        series.entry(q).or_default().push(c);
+    }
+}
+
+/// Median and max executions per edit of each query; edits where a query did not run at all
+/// count as zero.
+fn per_edit(series: BTreeMap<String, Vec<usize>>, edits: usize) -> Map<String, Value> {
+    series
+        .into_iter()
+        .map(|(q, mut v)| {
+            v.resize(edits, 0);
+            v.sort_unstable();
+            (q, json!({"median": v[edits / 2], "max": v[edits - 1]}))
+        })
+        .collect()
 }
 
 fn main() {
@@ -150,11 +128,13 @@ fn main() {
         let _ = db::file_findings(&database, f);
     }
     let first_check = since_ms(t);
-    let (name, line, col) = pick(
+    let picked = pick_target(
         &target_path,
         target.text(&database).as_str(),
         function.as_deref(),
-    );
+    )
+    .unwrap_or_else(|e| fail(&e));
+    let (name, (line, col)) = (picked.name, picked.edit);
     eprintln!(
         "bench_edit: first check {:.1} s; editing `{name}` at {}:{}",
         first_check / 1e3,
@@ -224,18 +204,7 @@ fn main() {
             .or_default()
             .push(since_ms(t));
 
-        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-        for entry in database.take_log() {
-            // Query executions only (the log also holds the queries' own notes).
-            let Some(query) = entry.strip_prefix("execute ") else {
-                continue;
-            };
-            let query = query.split('(').next().unwrap_or_default().to_string();
-            *counts.entry(query).or_default() += 1;
-        }
-        for (q, c) in counts {
-            executions.entry(q).or_default().push(c);
-        }
+        record_executions(database.take_log(), &mut executions);
         // What the server does next, after publishing the edited file: the other files'
         // findings (in the background; not part of the edit's latency).
         let t = Instant::now();
@@ -245,27 +214,11 @@ fn main() {
             }
         }
         background.push(since_ms(t));
-        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-        for entry in database.take_log() {
-            if let Some(query) = entry.strip_prefix("execute ") {
-                let query = query.split('(').next().unwrap_or_default().to_string();
-                *counts.entry(query).or_default() += 1;
-            }
-        }
-        for (q, c) in counts {
-            background_executions.entry(q).or_default().push(c);
-        }
+        record_executions(database.take_log(), &mut background_executions);
     }
     let total: Vec<f64> = (0..n)
         .map(|i| phases.values().map(|v| v[i]).sum())
         .collect();
-    let mut per_query = Map::new();
-    for (q, mut v) in executions {
-        // Edits where a query did not run at all count as zero.
-        v.resize(n, 0);
-        v.sort_unstable();
-        per_query.insert(q, json!({"median": v[n / 2], "max": v[n - 1]}));
-    }
     let out = json!({
         "tool": "bench_edit",
         "files": inputs.len(),
@@ -276,19 +229,12 @@ fn main() {
         "edits": n,
         "total": distribution(total),
         "background_other_files": distribution(background),
-        "background_executions_per_edit": background_executions
-            .into_iter()
-            .map(|(q, mut v)| {
-                v.resize(n, 0);
-                v.sort_unstable();
-                (q, json!({"median": v[n / 2], "max": v[n - 1]}))
-            })
-            .collect::<Map<String, Value>>(),
+        "background_executions_per_edit": per_edit(background_executions, n),
         "phases": phases
             .into_iter()
             .map(|(k, v)| (k.to_string(), distribution(v)))
             .collect::<Map<String, Value>>(),
-        "executions_per_edit": per_query,
+        "executions_per_edit": per_edit(executions, n),
     });
     println!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
 }

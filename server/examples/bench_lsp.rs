@@ -26,7 +26,9 @@
 //!    and initialized declarator tree-sitter finds; `--prove-limit N` takes N evenly spaced
 //!    ones), each timed from request to response.
 
-use reductio::db::{self, Database, Db};
+mod common;
+
+use common::{percentile, pick_target};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -319,15 +321,6 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-/// Nearest-rank percentile of sorted values.
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
 fn distribution(mut v: Vec<f64>) -> Value {
     v.sort_by(f64::total_cmp);
     json!({
@@ -340,77 +333,6 @@ fn distribution(mut v: Vec<f64>) -> Value {
 }
 
 // ---- what to edit and where to prove ----------------------------------------------------
-
-struct Target {
-    name: String,
-    /// 0-based line of the function's first line, and its line count.
-    line: usize,
-    lines: usize,
-    probes: usize,
-    /// Where the space goes: 0-based line and byte column (before a statement's `;`).
-    edit: (usize, usize),
-}
-
-/// Picks the function to edit, with the file alone in a database (probe sites do not depend
-/// on other files' bodies).
-fn pick_target(path: &Path, text: &str, wanted: Option<&str>) -> Result<Target, String> {
-    let mut database = Database::default();
-    let file = database.add_file(path.to_path_buf(), text.to_string());
-    let d: &dyn Db = &database;
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    let line_of = |off: usize| line_starts.partition_point(|&s| s <= off) - 1;
-    let mut best: Option<Target> = None;
-    for f in db::file_functions(d, file) {
-        let name = f.name(d).to_string();
-        if wanted.is_some_and(|w| w != name) {
-            continue;
-        }
-        let start = f.start(d) as usize;
-        let end = start + f.source(d).text.len();
-        let (first, last) = (line_of(start), line_of(end.saturating_sub(1)));
-        let lines = last - first + 1;
-        let probes = db::function_probes(d, *f).len();
-        if wanted.is_none() && lines > 300 {
-            continue;
-        }
-        if best.as_ref().is_some_and(|b| b.probes >= probes) {
-            continue;
-        }
-        // Statement lines strictly inside the body.
-        let statements: Vec<(usize, usize)> = (first + 1..last)
-            .filter_map(|l| {
-                let s =
-                    &text[line_starts[l]..line_starts.get(l + 1).copied().unwrap_or(text.len())];
-                let t = s.trim_end();
-                let trimmed = t.trim_start();
-                let code = !trimmed.starts_with("//")
-                    && !trimmed.starts_with('*')
-                    && !trimmed.starts_with("/*")
-                    && !trimmed.starts_with('#');
-                (code && t.ends_with(';')).then(|| (l, t.len() - 1))
-            })
-            .collect();
-        let Some(&edit) = statements.get(statements.len() / 2) else {
-            continue;
-        };
-        best = Some(Target {
-            name,
-            line: first,
-            lines,
-            probes,
-            edit,
-        });
-    }
-    best.ok_or_else(|| match wanted {
-        Some(w) => format!(
-            "no function `{w}` with a statement line in {}",
-            path.display()
-        ),
-        None => format!("no function to edit in {}", path.display()),
-    })
-}
 
 /// 0-based (line, byte column) of every assignment and initialized declarator.
 fn assignments(text: &str) -> Vec<(usize, usize)> {
