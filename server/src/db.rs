@@ -587,12 +587,21 @@ pub fn temp_deaths<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<probe::TempDea
     Arc::new(probe::sites::temp_deaths(&body(db, f)))
 }
 
+/// Writes into blocks only one local can reach (a forward pass, shared by all probes).
+#[salsa::tracked(returns(clone))]
+pub fn fresh_writes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<probe::FreshWrites> {
+    Arc::new(probe::sites::fresh_writes(&body(db, f)))
+}
+
 impl probe::Program for DbProgram<'_> {
     fn body(&self, f: FuncId) -> Arc<FunctionIr> {
         body(self.db, self.funcs[f as usize])
     }
     fn temp_deaths(&self, f: FuncId) -> Arc<probe::TempDeaths> {
         temp_deaths(self.db, self.funcs[f as usize])
+    }
+    fn fresh_writes(&self, f: FuncId) -> Arc<probe::FreshWrites> {
+        fresh_writes(self.db, self.funcs[f as usize])
     }
     fn function_name(&self, f: FuncId) -> String {
         self.funcs[f as usize].name(self.db).clone()
@@ -1057,6 +1066,56 @@ mod tests {
             fixed.iter().all(|f| f.verdict != VerdictKind::Leak),
             "{fixed:?}"
         );
+    }
+
+    /// A block stays fresh until its pointer (or an address inside it) is copied anywhere:
+    /// writes into it before that are fresh writes, writes after are not.
+    #[test]
+    fn fresh_writes_stop_at_the_first_copy() {
+        const SRC: &str = "#include <stdlib.h>\n\
+                           struct n { struct n *next; struct n *prev; int k; };\n\
+                           void push(struct n **headp, int k) {\n\
+                             struct n *n = malloc(sizeof *n);\n\
+                             if (n == NULL) return;\n\
+                             n->k = k;\n\
+                             n->next = *headp;\n\
+                             *headp = n;\n\
+                             n->prev = 0;\n\
+                           }\n\
+                           void keep(struct n *n) ;\n\
+                           void other(void) {\n\
+                             struct n *m = malloc(sizeof *m);\n\
+                             if (!m) return;\n\
+                             struct n **f = &m->next;\n\
+                             m->prev = 0;\n\
+                             m = malloc(sizeof *m);\n\
+                             if (!m) return;\n\
+                             m->prev = 0;\n\
+                             keep(m);\n\
+                             m->next = 0;\n\
+                             *f = 0;\n\
+                           }\n";
+        let mut db = Database::default();
+        let file = db.add_file("t.c".into(), SRC.into());
+        let irs = lower_all(&db, file);
+        let fresh: Vec<Vec<String>> = irs
+            .iter()
+            .map(|ir| {
+                let fw = crate::probe::sites::fresh_writes(ir);
+                let mut v: Vec<String> = fw
+                    .keys()
+                    .map(|n| {
+                        crate::ir::display_stmt(ir, &ir.node(*n).stmt.kind, crate::ir::Notation::C)
+                    })
+                    .collect();
+                v.sort();
+                v
+            })
+            .collect();
+        // push: the writes before `*headp = n` only.
+        assert_eq!(fresh[0], ["n->k = k", "n->next = *headp"], "{fresh:?}");
+        // other: `&m->next` escapes the first block; the second is fresh until `keep(m)`.
+        assert_eq!(fresh[1], ["m->prev = 0"], "{fresh:?}");
     }
 
     #[test]

@@ -10,7 +10,7 @@
 
 use super::expr::{Arena, E, EKind, MAX_FROZEN_DEPTH, Sym, display};
 use super::library::{Returns, is_noreturn, known_function};
-use super::state::{Constraint, Fact, FactIndex, Rel, cleanup, infeasible, miss};
+use super::state::{Constraint, Fact, FactIndex, Rel, apply_tags, cleanup, infeasible, miss};
 use super::{
     EngineConfig, FuncId, Loc, Place, ProbeResult, ProbeSite, Program, Root, Start, Subject,
     TraceStep, Unproved, Verdict,
@@ -111,6 +111,11 @@ struct Engine<'p> {
     a: Arena<'p>,
     bodies: FxHashMap<FuncId, Arc<FunctionIr>>,
     temp_deaths: FxHashMap<FuncId, Arc<super::TempDeaths>>,
+    fresh_writes: FxHashMap<FuncId, Arc<super::FreshWrites>>,
+    /// While the assignment being applied writes into a block only this local can reach
+    /// (see `sites::fresh_writes`): locations reached through any other pointer are apart
+    /// from the written one.
+    fresh_base: Option<Sym>,
     local_addrs: FxHashMap<(FuncId, LocalId), E>,
     slots: Vec<Slot>,
     at: FxHashMap<(FuncId, NodeId, Ctx), SmallVec<[SlotId; 2]>>,
@@ -156,6 +161,8 @@ pub fn run_probe(
         a: Arena::new(prog.env(), prog.classes()),
         bodies: FxHashMap::default(),
         temp_deaths: FxHashMap::default(),
+        fresh_writes: FxHashMap::default(),
+        fresh_base: None,
         local_addrs: FxHashMap::default(),
         slots: vec![],
         at: FxHashMap::default(),
@@ -461,9 +468,60 @@ impl<'p> Engine<'p> {
 
     // ---- helpers of Figure 2 and disjointness --------------------------------------------
 
-    /// `e # w`: no memory read of `e` is in `w`.
+    /// `e # w`: no memory read of `e` is in `w` (or, writing a fresh block, none reads it).
     fn disjoint(&mut self, e: E, w: &RegionSet) -> bool {
-        !self.a.reads(e).intersects(w)
+        if !self.a.reads(e).intersects(w) {
+            return true;
+        }
+        let Some(n) = self.fresh_base else {
+            return false;
+        };
+        let mut mems: SmallVec<[E; 8]> = SmallVec::new();
+        self.a.mems(e, &mut mems);
+        mems.into_iter().all(|m| match *self.a.kind(m) {
+            EKind::Deref(x) => !self.a.pt(x).intersects(w) || self.apart_from_fresh(x, n),
+            _ => true,
+        })
+    }
+
+    /// Whether the location at address `x` is outside the fresh block of local `n`: its
+    /// block pointer is a variable's address, or a value read from any location but `n`
+    /// (no other location holds a pointer into that block).
+    fn apart_from_fresh(&self, x: E, n: Sym) -> bool {
+        let mut z = x;
+        loop {
+            match *self.a.kind(z) {
+                EKind::Field(b, _) => z = b,
+                EKind::Bin(crate::ir::BinOp::Add | crate::ir::BinOp::Sub, l, _)
+                    if self.a.ty(l).is_pointer_like() =>
+                {
+                    z = l
+                }
+                _ => break,
+            }
+        }
+        match *self.a.kind(z) {
+            EKind::Addr(_) | EKind::Int(_) | EKind::Num => true,
+            // A value read from anywhere but `n` itself: no other location holds a pointer
+            // into the block.
+            EKind::Deref(a) => {
+                !matches!(*self.a.kind(a), EKind::Addr(s) if s == n) && !self.has_unknown(a)
+            }
+            EKind::Bin(..) | EKind::Field(..) | EKind::Unknown => false,
+        }
+    }
+
+    /// The local whose fresh block statement `node` of `func` writes, if any.
+    fn fresh_write(&mut self, func: FuncId, node: NodeId) -> Option<Sym> {
+        let fw = match self.fresh_writes.get(&func) {
+            Some(f) => f.clone(),
+            None => {
+                let f = self.prog.fresh_writes(func);
+                self.fresh_writes.insert(func, f.clone());
+                f
+            }
+        };
+        fw.get(&node).map(|l| Sym::Local(func, *l))
     }
 
     /// `E[*e0] # w`: every memory read of `e` other than the occurrences of `target` itself is
@@ -476,7 +534,10 @@ impl<'p> Engine<'p> {
                 return true;
             }
             match *self.a.kind(m) {
-                EKind::Deref(x) => !self.a.pt(x).intersects(w),
+                EKind::Deref(x) => {
+                    !self.a.pt(x).intersects(w)
+                        || self.fresh_base.is_some_and(|n| self.apart_from_fresh(x, n))
+                }
                 _ => true,
             }
         })
@@ -484,6 +545,7 @@ impl<'p> Engine<'p> {
 
     fn finish_fact(&mut self, mut f: Fact) -> Option<Fact> {
         f.normalize();
+        apply_tags(&mut self.a, &mut f);
         if infeasible(&mut self.a, &f) {
             return None;
         }
@@ -503,16 +565,42 @@ impl<'p> Engine<'p> {
         }
     }
 
-    /// Regions that may hold a pointer, of those written.
-    fn grow_s(&mut self, s: &mut RegionSet, w: &RegionSet) {
-        let mut add = RegionSet::empty();
+    /// S grows by the regions of `w` that may hold a pointer: memory written at location
+    /// `loc` (the region is tagged with it, see [`Fact::add_written`]) or, with `None`, written
+    /// somewhere unknown (the region becomes ⊤).
+    fn grow_s(&mut self, f: &mut Fact, w: &RegionSet, loc: Option<E>) {
         for r in w.iter() {
             if self.a.may_hold_pointer(r) {
-                add.insert(r);
+                f.add_written(r, loc);
             }
         }
-        add.all_memory = w.all_memory;
-        s.union_with(&add);
+        if w.all_memory {
+            f.s.all_memory = true;
+        }
+        f.normalize_tags();
+    }
+
+    /// The address of a tag location (`*x`), which decides where it is.
+    fn tag_addr(&self, e: E) -> Option<E> {
+        match *self.a.kind(e) {
+            EKind::Deref(x) => Some(x),
+            _ => None,
+        }
+    }
+
+    /// Regions whose tag locations may move when `w` is written (their address reads `w`).
+    fn tags_reading(&mut self, d: &Fact, w: &RegionSet) -> SmallVec<[Region; 2]> {
+        let mut out: SmallVec<[Region; 2]> = SmallVec::new();
+        for &(r, x) in &d.t {
+            let moved = match self.tag_addr(x) {
+                Some(a) => !self.disjoint(a, w),
+                None => true,
+            };
+            if moved && !out.contains(&r) {
+                out.push(r);
+            }
+        }
+        out
     }
 
     // ---- transfer functions ---------------------------------------------------------------
@@ -521,8 +609,37 @@ impl<'p> Engine<'p> {
     fn assign(&mut self, d: &Fact, e0: E, e1: E) -> Option<Fact> {
         let w = self.a.pt(e0);
         let target = self.a.deref(e0);
-        let mut s2 = d.s.clone();
-        self.grow_s(&mut s2, &w);
+        // Tags (§4.8): a tag location whose address is not written stays; one whose address
+        // reads the written location is rewritten like SUBST1; any other makes its region ⊤.
+        let mut t2: SmallVec<[(Region, E); 2]> = SmallVec::new();
+        let mut top: SmallVec<[Region; 2]> = SmallVec::new();
+        for &(r, x) in &d.t {
+            let Some(addr) = self.tag_addr(x) else {
+                top.push(r);
+                continue;
+            };
+            if self.disjoint(addr, &w) {
+                t2.push((r, x));
+            } else if self.a.contains(addr, target) && self.context_disjoint(addr, target, &w) {
+                let a2 = self.a.substitute(addr, target, e1);
+                let x2 = self.a.deref(a2);
+                t2.push((r, x2));
+            } else {
+                top.push(r);
+            }
+        }
+        t2.retain(|(r, _)| !top.contains(r));
+        let mut grown = Fact {
+            s: d.s.clone(),
+            h: SmallVec::new(),
+            m: SmallVec::new(),
+            c: SmallVec::new(),
+            t: t2,
+            tainted: false,
+        };
+        grown.normalize_tags();
+        self.grow_s(&mut grown, &w, Some(target));
+        let (s2, t2) = (grown.s, grown.t);
         let e1_disjoint = self.disjoint(e1, &w);
         let e1_misses = miss(&mut self.a, d, e1);
         let e1_hits = d.hits(e1);
@@ -594,6 +711,7 @@ impl<'p> Engine<'p> {
             h: h2.into_iter().collect(),
             m: m2.into_iter().collect(),
             c: c2,
+            t: t2,
             tainted: d.tainted,
         };
         f.normalize();
@@ -716,8 +834,12 @@ impl<'p> Engine<'p> {
         let mut out = d.clone();
         out.m.retain(|e| !self.mentions_locals(*e, f, &set));
         out.c.retain(|c| !self.mentions_locals(c.e, f, &set));
-        let names = &self.a.names;
-        let _ = names;
+        // A tag location read through a local whose scope begins names nothing before it.
+        for &(r, x) in &d.t {
+            if self.mentions_locals(x, f, &set) {
+                out.untag(r);
+            }
+        }
         let mut drop_regions = Vec::new();
         for r in out.s.iter() {
             if let Region::Var(i) = r
@@ -731,6 +853,7 @@ impl<'p> Engine<'p> {
         for r in drop_regions {
             out.s.remove(r);
         }
+        out.normalize_tags();
         Some(out)
     }
 
@@ -775,7 +898,7 @@ impl<'p> Engine<'p> {
                 );
                 let w = self.a.pt(ea);
                 let mut out = d.clone();
-                self.grow_s(&mut out.s, &w);
+                self.grow_s(&mut out, &w, None);
                 Some(out)
             }
             _ => Some(d.clone()),
@@ -786,7 +909,10 @@ impl<'p> Engine<'p> {
     /// regions may hold pointers to the cell.
     fn havoc(&mut self, d: &Fact, w: &RegionSet) -> Fact {
         let mut out = d.clone();
-        self.grow_s(&mut out.s, w);
+        for r in self.tags_reading(d, w) {
+            out.untag(r);
+        }
+        self.grow_s(&mut out, w, None);
         let keep = |eng: &mut Self, e: E| eng.disjoint(e, w);
         let h = out.h.clone();
         out.h = h.into_iter().filter(|e| keep(self, *e)).collect();
@@ -987,12 +1113,14 @@ impl<'p> Engine<'p> {
                 .chain(cur.m.iter())
                 .copied()
                 .chain(cur.c.iter().map(|c| c.e))
+                .chain(cur.t.iter().map(|(_, x)| *x))
                 .any(|e| self.a.mentions(e, &|s| s == sym));
             if !mentioned {
                 // What `assign` would do to a fact that does not read `t`: S grows by its
-                // region, nothing else changes.
+                // region (tagged with `t`), nothing else changes.
                 let w = self.a.pt(addr);
-                self.grow_s(&mut cur.s, &w);
+                let loc = self.a.deref(addr);
+                self.grow_s(&mut cur, &w, Some(loc));
                 continue;
             }
             let z = self.zero();
@@ -1017,7 +1145,7 @@ impl<'p> Engine<'p> {
                 if let Some(v) = new_value {
                     m0.push(self.tr(func, *v));
                 }
-                let f0 = Fact::new(s0, [loc], m0);
+                let f0 = Fact::probe(s0, loc, m0);
                 let Some(mut f) = self.finish_fact(f0) else {
                     self.refute(func, node, "the new value is the same reference".into());
                     return;
@@ -1071,11 +1199,11 @@ impl<'p> Engine<'p> {
                             Some(d) => {
                                 let s0 = self.a.pt(d);
                                 let loc = self.a.deref(d);
-                                Fact::new(s0, [loc], [ret_val])
+                                Fact::probe(s0, loc, [ret_val])
                             }
                             None => {
                                 let s0 = self.a.pt(ret_addr);
-                                Fact::new(s0, [ret_val], [])
+                                Fact::probe(s0, ret_val, [])
                             }
                         };
                         let Some(f0) = self.finish_fact(f0) else {
@@ -1089,7 +1217,7 @@ impl<'p> Engine<'p> {
                         let Some(d) = dest_e else { return };
                         let s0 = self.a.pt(d);
                         let loc = self.a.deref(d);
-                        let f0 = Fact::new(s0, [loc], []);
+                        let f0 = Fact::probe(s0, loc, []);
                         let Some(f0) = self.finish_fact(f0) else {
                             return;
                         };
@@ -1115,6 +1243,7 @@ impl<'p> Engine<'p> {
             h: SmallVec::new(),
             m: SmallVec::new(),
             c: SmallVec::new(),
+            t: SmallVec::new(),
             tainted: d.tainted,
         };
         for &e in &d.h {
@@ -1134,38 +1263,47 @@ impl<'p> Engine<'p> {
         }
         out.s.all_memory = d.s.all_memory;
         for r in d.s.iter() {
-            match r {
-                Region::Var(i) => {
-                    let path = self.a.names.var_path(i).clone();
-                    let sym = match path.root {
-                        VarRoot::Local(func, l) => Some(Sym::Local(func, l)),
-                        VarRoot::Frozen(depth, func, l) => Some(Sym::Frozen(depth, func, l)),
-                        _ => None,
-                    };
-                    let root = match sym.map(f) {
-                        None => Some(path.root.clone()),
-                        Some(None) => None,
-                        Some(Some(Sym::Local(func, l))) => Some(VarRoot::Local(func, l)),
-                        Some(Some(Sym::Frozen(depth, func, l))) => {
-                            Some(VarRoot::Frozen(depth, func, l))
-                        }
-                        Some(Some(_)) => None,
-                    };
-                    if let Some(root) = root {
-                        let r2 = self.a.names.var(crate::regions::VarPath {
-                            root,
-                            fields: path.fields.clone(),
-                        });
-                        out.s.insert(r2);
-                    }
-                }
-                other => {
-                    out.s.insert(other);
-                }
+            if let Some(r2) = self.rename_region(r, f) {
+                out.s.insert(r2);
             }
         }
+        // A tag whose location cannot be renamed leaves its region ⊤.
+        let mut top: SmallVec<[Region; 2]> = SmallVec::new();
+        for &(r, x) in &d.t {
+            let Some(r2) = self.rename_region(r, f) else {
+                continue;
+            };
+            match self.a.rename(x, f) {
+                Some(x2) => out.t.push((r2, x2)),
+                None => top.push(r2),
+            }
+        }
+        out.t.retain(|(r, _)| !top.contains(r));
         out.normalize();
         out
+    }
+
+    /// A variable's region follows its variable's rename (`None`: the variable is gone).
+    fn rename_region(&mut self, r: Region, f: &dyn Fn(Sym) -> Option<Sym>) -> Option<Region> {
+        let Region::Var(i) = r else {
+            return Some(r);
+        };
+        let path = self.a.names.var_path(i).clone();
+        let sym = match path.root {
+            VarRoot::Local(func, l) => Some(Sym::Local(func, l)),
+            VarRoot::Frozen(depth, func, l) => Some(Sym::Frozen(depth, func, l)),
+            _ => None,
+        };
+        let root = match sym.map(f) {
+            None => path.root.clone(),
+            Some(Some(Sym::Local(func, l))) => VarRoot::Local(func, l),
+            Some(Some(Sym::Frozen(depth, func, l))) => VarRoot::Frozen(depth, func, l),
+            Some(None) | Some(Some(_)) => return None,
+        };
+        Some(self.a.names.var(crate::regions::VarPath {
+            root,
+            fields: path.fields.clone(),
+        }))
     }
 
     /// Move a fact (already past M2/M3) into callee `g`'s exit. Instead of removing the
@@ -1318,7 +1456,8 @@ impl<'p> Engine<'p> {
         // hold the pointer there (nullification, backward).
         for sh in &shadows {
             let w = self.a.pt(*sh);
-            self.grow_s(&mut cur.s, &w);
+            let loc = self.a.deref(*sh);
+            self.grow_s(&mut cur, &w, Some(loc));
         }
         for (i, p) in params.iter().enumerate() {
             let sh = shadows[i];
@@ -1415,7 +1554,10 @@ impl<'p> Engine<'p> {
             StmtKind::Assign { addr, value } => {
                 let e0 = self.tr(func, *addr);
                 let e1 = self.tr(func, *value);
-                match self.assign(&d, e0, e1) {
+                self.fresh_base = self.fresh_write(func, node);
+                let r = self.assign(&d, e0, e1);
+                self.fresh_base = None;
+                match r {
                     Some(f) => self.insert_preds(func, node, ctx, f, edge),
                     None => {
                         let t = self.stmt_text(func, node);
@@ -1459,6 +1601,7 @@ impl<'p> Engine<'p> {
                             w.h.clear();
                             w.m.clear();
                             w.s = RegionSet::empty();
+                            w.t.clear();
                             if let Some(f) = self.assign(&w, e0, fresh) {
                                 let b2 = self.body(func);
                                 for &p in &b2.node(node).preds {
@@ -1789,7 +1932,16 @@ impl<'p> Engine<'p> {
         };
         let s: Vec<String> =
             f.s.iter()
-                .map(|r| crate::regions::RegionDisplay(&self.a.names, r).to_string())
+                .map(|r| {
+                    let name = crate::regions::RegionDisplay(&self.a.names, r).to_string();
+                    let tags = f.tags_of(r);
+                    if tags.is_empty() {
+                        name
+                    } else {
+                        let t: Vec<E> = tags.iter().map(|(_, x)| *x).collect();
+                        format!("{name}@[{}]", list(&t))
+                    }
+                })
                 .collect();
         let c: Vec<String> =
             f.c.iter()

@@ -42,12 +42,20 @@ pub trait Program {
     fn temp_deaths(&self, f: FuncId) -> Arc<TempDeaths> {
         Arc::new(sites::temp_deaths(&self.body(f)))
     }
+    /// Writes into blocks only one local can reach (see `sites::fresh_writes`); a host may
+    /// cache it.
+    fn fresh_writes(&self, f: FuncId) -> Arc<FreshWrites> {
+        Arc::new(sites::fresh_writes(&self.body(f)))
+    }
     /// Called between worklist steps so a host can abandon a probe (salsa cancellation).
     fn checkpoint(&self) {}
 }
 
 /// For each statement, the temporaries whose value dies right after it.
 pub type TempDeaths = rustc_hash::FxHashMap<NodeId, Vec<crate::ir::LocalId>>;
+
+/// For each assignment into a block that only one local can reach, that local.
+pub type FreshWrites = rustc_hash::FxHashMap<NodeId, crate::ir::LocalId>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineConfig {

@@ -468,3 +468,218 @@ fn unassigned_params(ir: &FunctionIr) -> Vec<LocalId> {
         .filter(|p| !ir.local(*p).address_taken && !written.contains(p))
         .collect()
 }
+
+/// Writes into a block no other pointer can reach: for each assignment `n->f… = v` where the
+/// local `n` holds a block allocated in this function whose address (or the address of any
+/// part of it) has not been copied anywhere since, the local `n`. Such a write cannot change a
+/// location reached through any other pointer, which the engine uses to keep facts about
+/// other blocks' fields across it (`n->next = *headp` does not touch `(*headp)->next`).
+///
+/// A forward must-analysis: `n` becomes fresh at `n = alloc`, and stops being fresh at any
+/// other use of its value than as the base of a field or dereference, at any write to `n`,
+/// at `free`, at statements the front end could not model, and where expressions are unknown.
+pub fn fresh_writes(ir: &FunctionIr) -> super::FreshWrites {
+    let mut out = super::FreshWrites::default();
+    // Candidates: scalar pointer locals, never address-taken, that receive an allocation.
+    let mut cands: Vec<LocalId> = Vec::new();
+    for n in &ir.nodes {
+        if let StmtKind::Alloc { addr, .. } = &n.stmt.kind
+            && let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(*addr)
+            && !ir.local(*l).address_taken
+            && ir.local(*l).ty.is_pointer()
+            && !cands.contains(l)
+        {
+            cands.push(*l);
+        }
+    }
+    if cands.is_empty() || cands.len() > 64 {
+        return out;
+    }
+    let bit = |l: LocalId| -> u64 {
+        match cands.iter().position(|c| *c == l) {
+            Some(i) => 1u64 << i,
+            None => 0,
+        }
+    };
+    let all: u64 = if cands.len() == 64 {
+        u64::MAX
+    } else {
+        (1u64 << cands.len()) - 1
+    };
+    // The candidates a statement makes stale (`kill`) and fresh (`gen`).
+    let n = ir.nodes.len();
+    let mut kill = vec![0u64; n];
+    let mut gen_ = vec![0u64; n];
+    for id in ir.node_ids() {
+        let i = id.0 as usize;
+        let mut k = 0u64;
+        let mut unknown = false;
+        let mut uses = |e: ExprId, as_base: bool, k: &mut u64| {
+            escaping_uses(ir, e, as_base, &mut |l| *k |= bit(l), &mut unknown);
+        };
+        match &ir.node(id).stmt.kind {
+            StmtKind::Assign { addr, value } => {
+                uses(*addr, true, &mut k);
+                uses(*value, false, &mut k);
+                k |= written_local(ir, *addr).map_or(0, bit);
+            }
+            StmtKind::Alloc { addr, .. } => {
+                uses(*addr, true, &mut k);
+                if let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(*addr) {
+                    gen_[i] = bit(*l);
+                } else {
+                    k |= written_local(ir, *addr).map_or(0, bit);
+                }
+            }
+            StmtKind::Free { ptr } => {
+                uses(*ptr, false, &mut k);
+                if let ExprKind::Deref(a) = ir.exprs.kind(*ptr)
+                    && let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(*a)
+                {
+                    k |= bit(*l);
+                }
+            }
+            StmtKind::Cond { lhs, rhs, .. } => {
+                // A comparison reads the value without keeping it.
+                for e in [*lhs, *rhs] {
+                    if let ExprKind::Deref(a) = ir.exprs.kind(e)
+                        && matches!(ir.exprs.kind(*a), ExprKind::Addr(Symbol::Local(_)))
+                    {
+                        continue;
+                    }
+                    uses(e, false, &mut k);
+                }
+            }
+            StmtKind::Call { dest, callee, args } => {
+                for a in args {
+                    uses(*a, false, &mut k);
+                }
+                if let Callee::Indirect(f) = callee {
+                    uses(*f, false, &mut k);
+                }
+                if let Some(d) = dest {
+                    uses(*d, true, &mut k);
+                    k |= written_local(ir, *d).map_or(0, bit);
+                }
+            }
+            StmtKind::Return { value: Some(v) } => uses(*v, false, &mut k),
+            StmtKind::ScopeBegin { locals } | StmtKind::ScopeEnd { locals, .. } => {
+                for l in locals {
+                    k |= bit(*l);
+                }
+            }
+            StmtKind::Opaque { .. } => k = all,
+            StmtKind::Enter | StmtKind::Nop | StmtKind::Return { value: None } => {}
+        }
+        if unknown {
+            k = all;
+        }
+        kill[i] = k;
+    }
+    // fresh_in[x] = ∩ over predecessors of (fresh_in[p] − kill[p]) ∪ gen[p]; nothing at entry.
+    let mut fresh_in = vec![all; n];
+    fresh_in[ir.entry.0 as usize] = 0;
+    let mut changed = true;
+    let mut rounds = 0;
+    while changed && rounds < 1000 {
+        changed = false;
+        rounds += 1;
+        for id in ir.node_ids() {
+            let i = id.0 as usize;
+            if id == ir.entry {
+                continue;
+            }
+            let mut v = all;
+            let preds = &ir.node(id).preds;
+            if preds.is_empty() {
+                v = 0;
+            }
+            for p in preds {
+                let pi = p.0 as usize;
+                v &= (fresh_in[pi] & !kill[pi]) | gen_[pi];
+            }
+            if v != fresh_in[i] {
+                fresh_in[i] = v;
+                changed = true;
+            }
+        }
+    }
+    if changed {
+        // Did not settle: claim nothing.
+        return out;
+    }
+    for id in ir.node_ids() {
+        if let StmtKind::Assign { addr, .. } = &ir.node(id).stmt.kind
+            && let Some(l) = field_base_local(ir, *addr)
+            && fresh_in[id.0 as usize] & bit(l) != 0
+            && kill[id.0 as usize] & bit(l) == 0
+        {
+            out.insert(id, l);
+        }
+    }
+    out
+}
+
+/// The local `n` of an address `&n->f…` (fields of the block `n` points to).
+fn field_base_local(ir: &FunctionIr, mut e: ExprId) -> Option<LocalId> {
+    let mut fields = 0;
+    while let ExprKind::Field(b, _) = ir.exprs.kind(e) {
+        e = *b;
+        fields += 1;
+    }
+    if fields == 0 {
+        return None;
+    }
+    match ir.exprs.kind(e) {
+        ExprKind::Deref(a) => match ir.exprs.kind(*a) {
+            ExprKind::Addr(Symbol::Local(l)) => Some(*l),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The local an address writes (`&x`, `&x.f`).
+fn written_local(ir: &FunctionIr, mut e: ExprId) -> Option<LocalId> {
+    while let ExprKind::Field(b, _) = ir.exprs.kind(e) {
+        e = *b;
+    }
+    match ir.exprs.kind(e) {
+        ExprKind::Addr(Symbol::Local(l)) => Some(*l),
+        _ => None,
+    }
+}
+
+/// Calls `escape(n)` for each local `n` whose value (or an address inside its block) `e`
+/// may yield or hand on. `as_base`: `e` is an address that is dereferenced right away, so
+/// `n->f` addresses in it are not escapes. Unknown expressions set `unknown`.
+fn escaping_uses(
+    ir: &FunctionIr,
+    e: ExprId,
+    as_base: bool,
+    escape: &mut dyn FnMut(LocalId),
+    unknown: &mut bool,
+) {
+    match ir.exprs.kind(e) {
+        ExprKind::Int(_) | ExprKind::Scalar | ExprKind::Addr(_) => {}
+        ExprKind::Unknown => *unknown = true,
+        ExprKind::Deref(a) => {
+            if let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(*a) {
+                // The value of `n`: an escape unless it is only dereferenced.
+                if !as_base {
+                    escape(*l);
+                }
+            } else {
+                // A read through an address: that address is dereferenced.
+                escaping_uses(ir, *a, true, escape, unknown);
+            }
+        }
+        ExprKind::Field(b, _) => escaping_uses(ir, *b, as_base, escape, unknown),
+        ExprKind::Binary(_, l, r) => {
+            // Arithmetic makes a new address or number from its operands: any pointer in it
+            // may be kept.
+            escaping_uses(ir, *l, false, escape, unknown);
+            escaping_uses(ir, *r, false, escape, unknown);
+        }
+    }
+}

@@ -14,6 +14,15 @@ use smallvec::SmallVec;
 ///   … if (c) free(p);` and "`prev == NULL` means the loop never ran" are understood. They
 ///   are transformed like miss expressions and refuted when they evaluate to false.
 ///
+/// - `t`: the expression tags of §4.8, as `(region, location)` pairs. A region of `s` with
+///   pairs holds references to the cell at most at those locations; a region of `s` without
+///   pairs is ⊤ (it may hold any number of references anywhere). The paper tags a region with
+///   one expression; a short list (up to [`MAX_TAGS`]) keeps `prev->next = cur->next` precise,
+///   where both `prev->next` and `cur->next` may hold the reference before the write. A tag
+///   that misses is dropped, and a region whose tags all miss leaves S (the strong update).
+///   Variables' regions are never tagged: each is one location, and `cleanup` removes it
+///   from S when that location misses.
+///
 /// `tainted` records that the fact passed a statement the front end could not model; a
 /// validating allocation reached by a tainted fact is reported `unproved`, not `leak`.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -22,8 +31,12 @@ pub struct Fact {
     pub h: SmallVec<[E; 4]>,
     pub m: SmallVec<[E; 4]>,
     pub c: SmallVec<[Constraint; 2]>,
+    pub t: SmallVec<[(Region, E); 2]>,
     pub tainted: bool,
 }
+
+/// The most locations a region's tag lists before it becomes ⊤.
+pub const MAX_TAGS: usize = 4;
 
 /// Cloned at every transfer: the small vectors are copied as blocks (their items are `Copy`).
 impl Clone for Fact {
@@ -33,6 +46,7 @@ impl Clone for Fact {
             h: SmallVec::from_slice(&self.h),
             m: SmallVec::from_slice(&self.m),
             c: SmallVec::from_slice(&self.c),
+            t: SmallVec::from_slice(&self.t),
             tainted: self.tainted,
         }
     }
@@ -109,8 +123,19 @@ impl Fact {
             h: h.into_iter().collect(),
             m: m.into_iter().collect(),
             c: SmallVec::new(),
+            t: SmallVec::new(),
             tainted: false,
         };
+        f.normalize();
+        f
+    }
+
+    /// A probe's starting fact: the cell is referenced by the location `loc` only, so every
+    /// region of `s` is tagged with it.
+    pub fn probe(s: RegionSet, loc: E, m: impl IntoIterator<Item = E>) -> Fact {
+        let t = s.iter().filter(|r| !r.is_var()).map(|r| (r, loc)).collect();
+        let mut f = Fact::new(s, [loc], m);
+        f.t = t;
         f.normalize();
         f
     }
@@ -122,6 +147,74 @@ impl Fact {
         self.m.dedup();
         self.c.sort_unstable();
         self.c.dedup();
+        self.normalize_tags();
+    }
+
+    /// Tags sorted, only for regions of S, at most [`MAX_TAGS`] per region (more make the
+    /// region ⊤); none when S is "all memory".
+    pub fn normalize_tags(&mut self) {
+        if self.t.is_empty() {
+            return;
+        }
+        if self.s.all_memory {
+            self.t.clear();
+            return;
+        }
+        self.t.sort_unstable();
+        self.t.dedup();
+        let s = &self.s;
+        self.t.retain(|(r, _)| s.contains(*r));
+        let mut i = 0;
+        while i < self.t.len() {
+            let r = self.t[i].0;
+            let mut j = i;
+            while j < self.t.len() && self.t[j].0 == r {
+                j += 1;
+            }
+            if j - i > MAX_TAGS {
+                self.t.drain(i..j);
+            } else {
+                i = j;
+            }
+        }
+    }
+
+    /// The tag locations of region `r`; empty when `r` is ⊤ (or not in S).
+    pub fn tags_of(&self, r: Region) -> &[(Region, E)] {
+        let lo = self.t.partition_point(|(x, _)| *x < r);
+        let hi = self.t.partition_point(|(x, _)| *x <= r);
+        &self.t[lo..hi]
+    }
+
+    pub fn is_tagged(&self, r: Region) -> bool {
+        !self.tags_of(r).is_empty()
+    }
+
+    /// Make region `r` ⊤: forget its tags.
+    pub fn untag(&mut self, r: Region) {
+        self.t.retain(|(x, _)| *x != r);
+    }
+
+    /// Add region `r` to S as written at location `loc` (backwards, the old value of `loc` may
+    /// reference the cell): a region new to S holds at most that reference; a tagged region
+    /// gains `loc` as one more place; a ⊤ region stays ⊤. With `loc` unknown (`None`) the
+    /// region becomes ⊤.
+    pub fn add_written(&mut self, r: Region, loc: Option<E>) {
+        // A variable's region is one location: `cleanup`'s strong update covers it untagged.
+        let loc = if r.is_var() { None } else { loc };
+        if self.s.contains(r) {
+            if self.is_tagged(r) {
+                match loc {
+                    Some(l) => self.t.push((r, l)),
+                    None => self.untag(r),
+                }
+            }
+        } else {
+            self.s.insert(r);
+            if let Some(l) = loc {
+                self.t.push((r, l));
+            }
+        }
     }
 
     pub fn hits(&self, e: E) -> bool {
@@ -131,8 +224,41 @@ impl Fact {
         self.m.binary_search(&e).is_ok()
     }
 
-    /// The join of §4.2: S1 ∪ S2, H1 ∩ H2, M1 ∩ M2. Returns whether `self` changed.
+    /// The join of §4.2: S1 ∪ S2, H1 ∩ H2, M1 ∩ M2. Returns whether `self` changed. A
+    /// region in both S keeps the union of its tags (⊤ if either is ⊤); a region in one S
+    /// only keeps that side's tags (the other side holds no reference there).
     pub fn join(&mut self, other: &Fact) -> bool {
+        if self.t.is_empty() && other.t.is_empty() {
+            // No tags on either side: nothing to merge (the common case).
+            return self.join_untagged(other);
+        }
+        let t0 = self.t.clone();
+        let mut t: SmallVec<[(Region, E); 2]> = SmallVec::new();
+        if !self.s.all_memory && !other.s.all_memory {
+            for r in self.s.iter() {
+                let mine = self.tags_of(r);
+                if !other.s.contains(r) {
+                    t.extend_from_slice(mine);
+                } else if !mine.is_empty() && other.is_tagged(r) {
+                    t.extend_from_slice(mine);
+                    t.extend_from_slice(other.tags_of(r));
+                }
+            }
+            for r in other.s.iter() {
+                if !self.s.contains(r) {
+                    t.extend_from_slice(other.tags_of(r));
+                }
+            }
+        }
+        self.t = t;
+        let mut changed = self.join_untagged(other);
+        self.normalize_tags();
+        changed |= self.t != t0;
+        changed
+    }
+
+    /// The join of S, H, M, the constraints and the taint (tags aside).
+    fn join_untagged(&mut self, other: &Fact) -> bool {
         let mut changed = self.s.union_with(&other.s);
         let h0 = self.h.len();
         self.h.retain(|e| other.h.binary_search(e).is_ok());
@@ -309,6 +435,68 @@ fn constraints_unsat(a: &Arena, f: &Fact) -> bool {
     false
 }
 
+/// The strong updates of §4.8 on tagged regions, applied before the feasibility check:
+/// - a tag location that misses holds no reference and is dropped; a region whose tags are
+///   all dropped holds no reference and leaves S;
+/// - a hit `*x` whose only region of S is tagged with a single location `*y` is that very
+///   location, so `*y` hits too.
+pub fn apply_tags(a: &mut Arena, f: &mut Fact) {
+    if f.t.is_empty() {
+        return;
+    }
+    let tagged: SmallVec<[Region; 4]> = {
+        let mut v: SmallVec<[Region; 4]> = f.t.iter().map(|(r, _)| *r).collect();
+        v.dedup();
+        v
+    };
+    let t = f.t.clone();
+    let mut kept: SmallVec<[(Region, E); 2]> = SmallVec::new();
+    for (r, e) in t {
+        if !miss(a, f, e) {
+            kept.push((r, e));
+        }
+    }
+    if kept.len() != f.t.len() {
+        for r in tagged {
+            if !kept.iter().any(|(x, _)| *x == r) {
+                f.s.remove(r);
+            }
+        }
+        f.t = kept;
+    }
+    let mut more: SmallVec<[E; 2]> = SmallVec::new();
+    for &h in &f.h {
+        let EKind::Deref(x) = *a.kind(h) else {
+            continue;
+        };
+        let p = a.pt(x);
+        if p.all_memory {
+            continue;
+        }
+        let mut only = None;
+        let mut n = 0;
+        for r in p.iter() {
+            if f.s.contains(r) {
+                only = Some(r);
+                n += 1;
+            }
+        }
+        if n == 1
+            && let Some(r) = only
+            && let [(_, y)] = f.tags_of(r)
+            && *y != h
+            && !f.hits(*y)
+        {
+            more.push(*y);
+        }
+    }
+    if !more.is_empty() {
+        f.h.extend(more);
+        f.h.sort_unstable();
+        f.h.dedup();
+    }
+}
+
 /// `Cleanup(d)` of Figure 2, plus the §4.8 strong update for variable regions: a variable's
 /// region holds one location, so when that location is known to miss, the region cannot hold a
 /// pointer to the cell and leaves S.
@@ -330,4 +518,5 @@ pub fn cleanup(a: &mut Arena, f: &mut Fact) {
         .into_iter()
         .filter(|e| !implicit_miss(a, *e, &s))
         .collect();
+    f.normalize_tags();
 }
