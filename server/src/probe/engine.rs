@@ -575,7 +575,11 @@ impl<'p> Engine<'p> {
             }
         }
         if w.all_memory {
+            // A write that may land anywhere (through a pointer of unknown type): past it,
+            // the facts no longer say where other references could be, so an allocation
+            // reached from here is not evidence of a leak.
             f.s.all_memory = true;
+            f.tainted = true;
         }
         f.normalize_tags();
     }
@@ -639,7 +643,7 @@ impl<'p> Engine<'p> {
         };
         grown.normalize_tags();
         self.grow_s(&mut grown, &w, Some(target));
-        let (s2, t2) = (grown.s, grown.t);
+        let (s2, t2, tainted) = (grown.s, grown.t, grown.tainted);
         let e1_disjoint = self.disjoint(e1, &w);
         let e1_misses = miss(&mut self.a, d, e1);
         let e1_hits = d.hits(e1);
@@ -712,7 +716,8 @@ impl<'p> Engine<'p> {
             m: m2.into_iter().collect(),
             c: c2,
             t: t2,
-            tainted: d.tainted,
+            // Set by `grow_s` when the write may land anywhere.
+            tainted: d.tainted || tainted,
         };
         f.normalize();
         self.finish_fact(f)
@@ -982,17 +987,24 @@ impl<'p> Engine<'p> {
                     }
                 }
                 let mut w = RegionSet::empty();
-                if !self.cfg.unknown_calls_escape {
-                    w = RegionSet::all_memory();
-                }
                 for &arg in args {
                     if self.a.ty(arg).pointee().is_some() {
                         let p = self.a.pt(arg);
                         w.union_with(&p);
                     }
                 }
+                // With `unknown-calls-escape = false` the user vouches for unknown callees:
+                // they may write anything, but that alone does not make a leak unsure.
+                let vouched = !self.cfg.unknown_calls_escape && !w.all_memory;
+                if !self.cfg.unknown_calls_escape {
+                    w = RegionSet::all_memory();
+                }
                 cur.normalize();
+                let was = cur.tainted;
                 cur = self.havoc(&cur, &w);
+                if vouched {
+                    cur.tainted = was;
+                }
                 self.a.mk(EKind::Unknown, &Type::Unknown)
             }
         };
@@ -1625,7 +1637,7 @@ impl<'p> Engine<'p> {
                                 let loc = self.loc(func, node);
                                 self.unsupported = Some((
                                     format!(
-                                        "the path to this `{}` crosses code the analysis does not model",
+                                        "the path to this `{}` crosses code the analysis does not model (or a write through a pointer of unknown type)",
                                         site.allocator
                                     ),
                                     Some(loc),
