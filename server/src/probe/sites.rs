@@ -79,7 +79,7 @@ pub fn probe_sites(
                         if env
                             .functions
                             .get(name)
-                            .map(|s| env.resolve(&s.ret).is_pointer())
+                            .map(|s| holds_data_pointer(env, &s.ret))
                             .unwrap_or(false)
                         {
                             out.push(ProbeSite {
@@ -106,7 +106,7 @@ pub fn probe_sites(
                 let fields: Vec<String> = def
                     .fields
                     .iter()
-                    .filter(|f| env.resolve(&f.ty).is_pointer())
+                    .filter(|f| holds_data_pointer(env, &f.ty))
                     .map(|f| f.name.clone())
                     .collect();
                 let base = display_expr(ir, *ptr, Notation::C);
@@ -158,7 +158,7 @@ pub fn probe_sites(
                         continue; // never used: it cannot hold anything
                     }
                     let ty = env.resolve(&local.ty);
-                    if ty.is_pointer() {
+                    if holds_data_pointer(env, &ty) {
                         places.push((
                             Place {
                                 root: Root::Local(*l),
@@ -170,7 +170,7 @@ pub fn probe_sites(
                         && !def.is_union
                     {
                         for f in &def.fields {
-                            if env.resolve(&f.ty).is_pointer() {
+                            if holds_data_pointer(env, &f.ty) {
                                 places.push((
                                     Place {
                                         root: Root::Local(*l),
@@ -204,7 +204,7 @@ pub fn probe_sites(
     // away when nobody reads it).
     for (t, writers) in temp_writers(ir) {
         let local = ir.local(t);
-        if !env.resolve(&local.ty).is_pointer() {
+        if !holds_data_pointer(env, &local.ty) {
             continue;
         }
         let fresh = writers.iter().any(|w| match &ir.node(*w).stmt.kind {
@@ -250,7 +250,7 @@ fn probe_worthy(ir: &FunctionIr, addr: ExprId, env: &TypeEnv) -> bool {
     let Some(pointee) = ir.exprs.ty(addr).pointee() else {
         return false;
     };
-    if !env.resolve(pointee).is_pointer() {
+    if !holds_data_pointer(env, pointee) {
         return false;
     }
     if let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(addr)
@@ -259,6 +259,13 @@ fn probe_worthy(ir: &FunctionIr, addr: ExprId, env: &TypeEnv) -> bool {
         return false;
     }
     !is_array_element(ir, addr)
+}
+
+/// A pointer that can reference a heap block: any pointer but a function pointer (code is
+/// never heap memory, under the type-safety assumption).
+fn holds_data_pointer(env: &TypeEnv, ty: &Type) -> bool {
+    let t = env.resolve(ty);
+    t.is_pointer() && !matches!(t.pointee().map(|p| env.resolve(p)), Some(Type::Function(_)))
 }
 
 fn is_array_element(ir: &FunctionIr, addr: ExprId) -> bool {
