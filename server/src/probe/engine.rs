@@ -289,15 +289,7 @@ impl<'p> Engine<'p> {
         }
         let b = self.body(g);
         let mut written: FxHashSet<LocalId> = FxHashSet::default();
-        let root_local = |mut e: crate::ir::ExprId| -> Option<LocalId> {
-            loop {
-                match b.exprs.kind(e) {
-                    crate::ir::ExprKind::Addr(crate::ir::Symbol::Local(l)) => return Some(*l),
-                    crate::ir::ExprKind::Field(x, _) => e = *x,
-                    _ => return None,
-                }
-            }
-        };
+        let root_local = |e| super::sites::written_local(&b, e);
         for id in b.node_ids() {
             match &b.node(id).stmt.kind {
                 StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => {
@@ -513,14 +505,11 @@ impl<'p> Engine<'p> {
 
     /// The local whose fresh block statement `node` of `func` writes, if any.
     fn fresh_write(&mut self, func: FuncId, node: NodeId) -> Option<Sym> {
-        let fw = match self.fresh_writes.get(&func) {
-            Some(f) => f.clone(),
-            None => {
-                let f = self.prog.fresh_writes(func);
-                self.fresh_writes.insert(func, f.clone());
-                f
-            }
-        };
+        let prog = self.prog;
+        let fw = self
+            .fresh_writes
+            .entry(func)
+            .or_insert_with(|| prog.fresh_writes(func));
         fw.get(&node).map(|l| Sym::Local(func, *l))
     }
 
@@ -592,19 +581,39 @@ impl<'p> Engine<'p> {
         }
     }
 
-    /// Regions whose tag locations may move when `w` is written (their address reads `w`).
-    fn tags_reading(&mut self, d: &Fact, w: &RegionSet) -> SmallVec<[Region; 2]> {
-        let mut out: SmallVec<[Region; 2]> = SmallVec::new();
-        for &(r, x) in &d.t {
-            let moved = match self.tag_addr(x) {
-                Some(a) => !self.disjoint(a, w),
-                None => true,
+    /// The tags past a write to `w` (§4.8): a tag location whose address the write does not
+    /// change stays; for `*e0 ← e1` (`subst` is `(*e0, e1)`), one whose address reads `*e0`
+    /// is rewritten like SUBST1; any other makes its region ⊤.
+    fn tags_past_write(
+        &mut self,
+        t: &[(Region, E)],
+        w: &RegionSet,
+        subst: Option<(E, E)>,
+    ) -> SmallVec<[(Region, E); 2]> {
+        let mut kept: SmallVec<[(Region, E); 2]> = SmallVec::new();
+        let mut top: SmallVec<[Region; 2]> = SmallVec::new();
+        for &(r, x) in t {
+            let Some(addr) = self.tag_addr(x) else {
+                top.push(r);
+                continue;
             };
-            if moved && !out.contains(&r) {
-                out.push(r);
+            if self.disjoint(addr, w) {
+                kept.push((r, x));
+                continue;
+            }
+            match subst {
+                Some((target, e1))
+                    if self.a.contains(addr, target) && self.context_disjoint(addr, target, w) =>
+                {
+                    let a2 = self.a.substitute(addr, target, e1);
+                    let x2 = self.a.deref(a2);
+                    kept.push((r, x2));
+                }
+                _ => top.push(r),
             }
         }
-        out
+        kept.retain(|(r, _)| !top.contains(r));
+        kept
     }
 
     // ---- transfer functions ---------------------------------------------------------------
@@ -613,37 +622,18 @@ impl<'p> Engine<'p> {
     fn assign(&mut self, d: &Fact, e0: E, e1: E) -> Option<Fact> {
         let w = self.a.pt(e0);
         let target = self.a.deref(e0);
-        // Tags (§4.8): a tag location whose address is not written stays; one whose address
-        // reads the written location is rewritten like SUBST1; any other makes its region ⊤.
-        let mut t2: SmallVec<[(Region, E); 2]> = SmallVec::new();
-        let mut top: SmallVec<[Region; 2]> = SmallVec::new();
-        for &(r, x) in &d.t {
-            let Some(addr) = self.tag_addr(x) else {
-                top.push(r);
-                continue;
-            };
-            if self.disjoint(addr, &w) {
-                t2.push((r, x));
-            } else if self.a.contains(addr, target) && self.context_disjoint(addr, target, &w) {
-                let a2 = self.a.substitute(addr, target, e1);
-                let x2 = self.a.deref(a2);
-                t2.push((r, x2));
-            } else {
-                top.push(r);
-            }
-        }
-        t2.retain(|(r, _)| !top.contains(r));
-        let mut grown = Fact {
+        // The pre-state: S, its tags and the taint first (`grow_s` sets the taint when the
+        // write may land anywhere); H, M and the constraints are derived below.
+        let mut f = Fact {
             s: d.s.clone(),
             h: SmallVec::new(),
             m: SmallVec::new(),
             c: SmallVec::new(),
-            t: t2,
-            tainted: false,
+            t: self.tags_past_write(&d.t, &w, Some((target, e1))),
+            tainted: d.tainted,
         };
-        grown.normalize_tags();
-        self.grow_s(&mut grown, &w, Some(target));
-        let (s2, t2, tainted) = (grown.s, grown.t, grown.tainted);
+        f.normalize_tags();
+        self.grow_s(&mut f, &w, Some(target));
         let e1_disjoint = self.disjoint(e1, &w);
         let e1_misses = miss(&mut self.a, d, e1);
         let e1_hits = d.hits(e1);
@@ -710,15 +700,9 @@ impl<'p> Engine<'p> {
                 }
             }
         }
-        let mut f = Fact {
-            s: s2,
-            h: h2.into_iter().collect(),
-            m: m2.into_iter().collect(),
-            c: c2,
-            t: t2,
-            // Set by `grow_s` when the write may land anywhere.
-            tainted: d.tainted || tainted,
-        };
+        f.h = h2.into_iter().collect();
+        f.m = m2.into_iter().collect();
+        f.c = c2;
         f.normalize();
         self.finish_fact(f)
     }
@@ -855,10 +839,11 @@ impl<'p> Engine<'p> {
                 drop_regions.push(r);
             }
         }
+        // Variables' regions carry no tags (see `Fact::t`): removing them leaves the tags as
+        // they are.
         for r in drop_regions {
             out.s.remove(r);
         }
-        out.normalize_tags();
         Some(out)
     }
 
@@ -914,9 +899,7 @@ impl<'p> Engine<'p> {
     /// regions may hold pointers to the cell.
     fn havoc(&mut self, d: &Fact, w: &RegionSet) -> Fact {
         let mut out = d.clone();
-        for r in self.tags_reading(d, w) {
-            out.untag(r);
-        }
+        out.t = self.tags_past_write(&d.t, w, None);
         self.grow_s(&mut out, w, None);
         let keep = |eng: &mut Self, e: E| eng.disjoint(e, w);
         let h = out.h.clone();
@@ -1104,14 +1087,12 @@ impl<'p> Engine<'p> {
     /// are cleared (`t ← 0` for each, backwards). `None`: a dead temporary would be the
     /// reference, which C does not have.
     fn after_temp_deaths(&mut self, func: FuncId, node: NodeId, fact: &Fact) -> Option<Fact> {
-        let deaths = match self.temp_deaths.get(&func) {
-            Some(d) => d.clone(),
-            None => {
-                let d = self.prog.temp_deaths(func);
-                self.temp_deaths.insert(func, d.clone());
-                d
-            }
-        };
+        let prog = self.prog;
+        let deaths = self
+            .temp_deaths
+            .entry(func)
+            .or_insert_with(|| prog.temp_deaths(func))
+            .clone();
         let Some(ts) = deaths.get(&node) else {
             return Some(fact.clone());
         };

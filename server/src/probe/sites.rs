@@ -453,21 +453,8 @@ fn unassigned_params(ir: &FunctionIr) -> Vec<LocalId> {
             StmtKind::Call { dest: Some(d), .. } => Some(*d),
             _ => None,
         };
-        let mut cur = match dest {
-            Some(d) => d,
-            None => continue,
-        };
         // `p.f = …` on a struct parameter writes the parameter too.
-        loop {
-            match ir.exprs.kind(cur) {
-                ExprKind::Field(b, _) => cur = *b,
-                ExprKind::Addr(Symbol::Local(l)) => {
-                    written.push(*l);
-                    break;
-                }
-                _ => break,
-            }
-        }
+        written.extend(dest.and_then(|d| written_local(ir, d)));
     }
     ir.params
         .iter()
@@ -647,7 +634,7 @@ fn field_base_local(ir: &FunctionIr, mut e: ExprId) -> Option<LocalId> {
 }
 
 /// The local an address writes (`&x`, `&x.f`).
-fn written_local(ir: &FunctionIr, mut e: ExprId) -> Option<LocalId> {
+pub(super) fn written_local(ir: &FunctionIr, mut e: ExprId) -> Option<LocalId> {
     while let ExprKind::Field(b, _) = ir.exprs.kind(e) {
         e = *b;
     }

@@ -518,5 +518,4 @@ pub fn cleanup(a: &mut Arena, f: &mut Fact) {
         .into_iter()
         .filter(|e| !implicit_miss(a, *e, &s))
         .collect();
-    f.normalize_tags();
 }
