@@ -1691,13 +1691,11 @@ impl<'p> Engine<'p> {
                         w.union_with(&p);
                     }
                 }
-                let mut f = self.havoc(&d, &w);
-                if !d.h.is_empty() {
-                    f.tainted = true;
-                    if self.unsupported.is_none() {
-                        let loc = self.loc(func, node);
-                        self.unsupported = Some((format!("unsupported code: {reason}"), Some(loc)));
-                    }
+                // Opaque code may write all memory: `havoc` taints the fact.
+                let f = self.havoc(&d, &w);
+                if !d.h.is_empty() && self.unsupported.is_none() {
+                    let loc = self.loc(func, node);
+                    self.unsupported = Some((format!("unsupported code: {reason}"), Some(loc)));
                 }
                 self.insert_preds(func, node, ctx, f, edge);
             }
