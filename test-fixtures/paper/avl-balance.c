@@ -8,6 +8,11 @@
  * `n->left = rotate_left(n->left)` stores back a subtree whose root's left
  * child is the old n->left; `return rotate_right(n)` returns a subtree in
  * which n is the right child of the new root (and symmetrically).
+ * A malformed input with n->left->right == n makes the rotation leave the
+ * old n->left pointing to itself: an unreachable cycle, which is not a
+ * referencing leak (the paper's model, README "Soundness"), so the probe is
+ * still proved.  The analysis reaches exactly that case and refutes it: the
+ * old n->left is then referenced by its own right field.
  */
 
 typedef struct avl {

@@ -10,7 +10,9 @@
 
 use super::expr::{Arena, E, EKind, MAX_FROZEN_DEPTH, Sym, display};
 use super::library::{Returns, is_noreturn, known_function};
-use super::state::{Constraint, Fact, FactIndex, Rel, apply_tags, cleanup, infeasible, miss};
+use super::state::{
+    Constraint, Fact, FactIndex, MAX_RELS, PtrRel, Rel, apply_tags, cleanup, infeasible, miss,
+};
 use super::{
     EngineConfig, FuncId, Loc, Place, ProbeResult, ProbeSite, Program, Root, Start, Subject,
     TraceStep, Unproved, Verdict,
@@ -102,7 +104,7 @@ enum AllocResult {
     Validated {
         evidence: bool,
     },
-    Continue(Fact),
+    Continue(Box<Fact>),
 }
 
 struct Engine<'p> {
@@ -366,6 +368,7 @@ impl<'p> Engine<'p> {
                 .chain(d.m.iter())
                 .copied()
                 .chain(d.c.iter().map(|c| c.e))
+                .chain(d.p.iter().flat_map(|r| [r.l, r.r]))
                 .collect();
         if exprs.iter().any(|e| !self.disjoint(*e, w)) {
             return true;
@@ -513,6 +516,180 @@ impl<'p> Engine<'p> {
         fw.get(&node).map(|l| Sym::Local(func, *l))
     }
 
+    /// `Miss(e, d)`, or `e` is a location of tagged regions that is none of their tag
+    /// locations (a tagged region holds references only at its tags).
+    fn misses(&mut self, d: &Fact, e: E) -> bool {
+        miss(&mut self.a, d, e) || self.outside_tags(d, e)
+    }
+
+    /// Whether location `e` is in tagged regions of S only, and differs from each of their
+    /// tag locations: then it holds no reference to the cell.
+    fn outside_tags(&mut self, d: &Fact, e: E) -> bool {
+        if d.t.is_empty() || d.s.all_memory {
+            return false;
+        }
+        let EKind::Deref(x) = *self.a.kind(e) else {
+            return false;
+        };
+        let p = self.a.pt(x);
+        if p.all_memory {
+            return false;
+        }
+        for r in p.iter() {
+            if !d.s.contains(r) {
+                continue;
+            }
+            let tags: SmallVec<[E; 4]> = d.tags_of(r).iter().map(|(_, y)| *y).collect();
+            if tags.is_empty() {
+                return false;
+            }
+            for y in tags {
+                let Some(ya) = self.tag_addr(y) else {
+                    return false;
+                };
+                if !self.distinct_addrs(d, x, ya) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether addresses `x` and `y` are different locations: the same field of two blocks
+    /// whose pointers differ.
+    fn distinct_addrs(&mut self, d: &Fact, x: E, y: E) -> bool {
+        match (*self.a.kind(x), *self.a.kind(y)) {
+            (EKind::Field(p, f), EKind::Field(q, g)) if f == g && p != q => {
+                self.distinct_values(d, p, q)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether pointer values `p` and `q` differ: one is the fresh block being written and
+    /// the other cannot point into it, or one references the cell and the other does not.
+    fn distinct_values(&mut self, d: &Fact, p: E, q: E) -> bool {
+        if let Some(n) = self.fresh_base {
+            let is_n = |a: &Arena, v: E| matches!(*a.kind(v), EKind::Deref(b) if matches!(*a.kind(b), EKind::Addr(s) if s == n));
+            if (is_n(&self.a, p) && self.apart_from_fresh(q, n))
+                || (is_n(&self.a, q) && self.apart_from_fresh(p, n))
+            {
+                return true;
+            }
+        }
+        d.p.contains(&PtrRel::new(p, q, false))
+            || (d.hits(p) && miss(&mut self.a, d, q))
+            || (d.hits(q) && miss(&mut self.a, d, p))
+    }
+
+    /// Whether location `e` of the fact is known not to be the written location `*e0`,
+    /// though the regions overlap: neither address changes, and they differ.
+    fn apart_from_target(&mut self, d: &Fact, e: E, e0: E, w: &RegionSet) -> bool {
+        let EKind::Deref(x) = *self.a.kind(e) else {
+            return false;
+        };
+        self.disjoint(x, w) && self.disjoint(e0, w) && self.distinct_addrs(d, x, e0)
+    }
+
+    /// `e` past the write `*e0 ← e1` to `w`, like a miss expression (FILTER1, FILTER4,
+    /// SUBST1); `None` when the write may change it.
+    fn past_write(&mut self, e: E, w: &RegionSet, target: E, e1: E) -> Option<E> {
+        if self.disjoint(e, w) {
+            return Some(e);
+        }
+        if e == e1
+            && let EKind::Deref(x) = *self.a.kind(e)
+            && self.disjoint(x, w)
+        {
+            return Some(e);
+        }
+        if self.a.contains(e, target) && self.context_disjoint(e, target, w) {
+            return Some(self.a.substitute(e, target, e1));
+        }
+        None
+    }
+
+    /// A relation between `l` and `r` added to `f`: evaluated when both are numbers, a
+    /// constraint when one is, nothing when a value is unknown. `false`: it cannot hold.
+    fn add_rel(&mut self, f: &mut Fact, l: E, r: E, eq: bool) -> bool {
+        let rel = if eq { Rel::Eq } else { Rel::Ne };
+        match (*self.a.kind(l), *self.a.kind(r)) {
+            (EKind::Int(a), EKind::Int(b)) => return (a == b) == eq,
+            (EKind::Num | EKind::Unknown, _) | (_, EKind::Num | EKind::Unknown) => {}
+            (EKind::Int(k), _) => f.c.push(Constraint { e: r, rel, k }),
+            (_, EKind::Int(k)) => f.c.push(Constraint { e: l, rel, k }),
+            _ => f.p.push(PtrRel::new(l, r, eq)),
+        }
+        true
+    }
+
+    /// A hit location in the written field of another block, which the write may or may not
+    /// reach: `(its address, its block pointer, the written block pointer)`. The assignment
+    /// is then split on whether the two block pointers are equal.
+    fn split_candidate(&mut self, d: &Fact, e0: E, e1: E) -> Option<(E, E, E)> {
+        if d.p.len() >= MAX_RELS || d.h.is_empty() {
+            return None;
+        }
+        let EKind::Field(q, f) = *self.a.kind(e0) else {
+            return None;
+        };
+        if self.has_unknown(q) {
+            return None;
+        }
+        let w = self.a.pt(e0);
+        if w.all_memory || !self.disjoint(e0, &w) {
+            return None;
+        }
+        // FILTER2 keeps every hit when the written value misses.
+        if self.disjoint(e1, &w) && self.misses(d, e1) {
+            return None;
+        }
+        let target = self.a.deref(e0);
+        for e in d.h.clone() {
+            if e == target {
+                continue;
+            }
+            let EKind::Deref(x) = *self.a.kind(e) else {
+                continue;
+            };
+            let EKind::Field(p, g) = *self.a.kind(x) else {
+                continue;
+            };
+            if g != f || p == q || self.has_unknown(p) {
+                continue;
+            }
+            if self.disjoint(e, &w) || !self.disjoint(x, &w) {
+                continue;
+            }
+            if self.distinct_values(d, p, q) || d.p.contains(&PtrRel::new(p, q, true)) {
+                continue;
+            }
+            return Some((x, p, q));
+        }
+        None
+    }
+
+    /// `*e0 ← e1`, split when a hit location may or may not be the written one (see
+    /// `split_candidate`): one case writes that very location (`p == q`), the other leaves
+    /// it alone (`p != q`). Each case that is not contradicted is returned.
+    fn assign_split(&mut self, d: &Fact, e0: E, e1: E) -> SmallVec<[Fact; 2]> {
+        let mut out = SmallVec::new();
+        match self.split_candidate(d, e0, e1) {
+            Some((x, p, q)) => {
+                for eq in [true, false] {
+                    let mut c = d.clone();
+                    c.p.push(PtrRel::new(p, q, eq));
+                    c.assumed |= eq;
+                    c.normalize();
+                    let dest = if eq { x } else { e0 };
+                    out.extend(self.assign(&c, dest, e1));
+                }
+            }
+            None => out.extend(self.assign(d, e0, e1)),
+        }
+        out
+    }
+
     /// `E[*e0] # w`: every memory read of `e` other than the occurrences of `target` itself is
     /// disjoint from `w` (reads inside `target`'s address are checked too).
     fn context_disjoint(&mut self, e: E, target: E, w: &RegionSet) -> bool {
@@ -630,12 +807,14 @@ impl<'p> Engine<'p> {
             m: SmallVec::new(),
             c: SmallVec::new(),
             t: self.tags_past_write(&d.t, &w, Some((target, e1))),
+            p: SmallVec::new(),
             tainted: d.tainted,
+            assumed: d.assumed,
         };
         f.normalize_tags();
         self.grow_s(&mut f, &w, Some(target));
         let e1_disjoint = self.disjoint(e1, &w);
-        let e1_misses = miss(&mut self.a, d, e1);
+        let e1_misses = self.misses(d, e1);
         let e1_hits = d.hits(e1);
         let e0_disjoint = self.disjoint(e0, &w);
         let mut h2: Vec<E> = Vec::new();
@@ -643,8 +822,8 @@ impl<'p> Engine<'p> {
         for (sign_hit, list) in [(true, d.h.clone()), (false, d.m.clone())] {
             for e in list {
                 let out = if sign_hit { &mut h2 } else { &mut m2 };
-                // FILTER1
-                if self.disjoint(e, &w) {
+                // FILTER1 (or known to be another location than the written one)
+                if self.disjoint(e, &w) || self.apart_from_target(d, e, e0, &w) {
                     out.push(e);
                 } else if let EKind::Deref(x) = *self.a.kind(e) {
                     let x_disjoint = self.disjoint(x, &w);
@@ -668,7 +847,7 @@ impl<'p> Engine<'p> {
             }
         }
         // SUBST2: the written location missed, so the written value misses.
-        if e0_disjoint && miss(&mut self.a, d, target) {
+        if e0_disjoint && self.misses(d, target) {
             m2.push(e1);
         }
         // Constraints transform like miss expressions (FILTER1, FILTER4, SUBST1); a constraint
@@ -703,6 +882,18 @@ impl<'p> Engine<'p> {
         f.h = h2.into_iter().collect();
         f.m = m2.into_iter().collect();
         f.c = c2;
+        // Relations transform like constraints; one side becoming a number makes a constraint.
+        for r in d.p.clone() {
+            let (Some(l), Some(rr)) = (
+                self.past_write(r.l, &w, target, e1),
+                self.past_write(r.r, &w, target, e1),
+            ) else {
+                continue;
+            };
+            if !self.add_rel(&mut f, l, rr, r.eq) {
+                return None;
+            }
+        }
         f.normalize();
         self.finish_fact(f)
     }
@@ -719,12 +910,12 @@ impl<'p> Engine<'p> {
         if unaliased_hit && d.hits(target) && e0_disjoint {
             return AllocResult::Contradiction;
         }
-        if unaliased_hit || (miss(&mut self.a, d, target) && e0_disjoint) {
+        if unaliased_hit || (self.misses(d, target) && e0_disjoint) {
             // Another block (or NULL) lands in `*e0`: like the paper's `*e0 ← 0` for hits and
             // misses, but its value is unknown to the constraints.
             let fresh = self.a.mk(EKind::Num, &Type::Int);
             return match self.assign(d, e0, fresh) {
-                Some(f) => AllocResult::Continue(f),
+                Some(f) => AllocResult::Continue(Box::new(f)),
                 None => AllocResult::Contradiction,
             };
         }
@@ -800,7 +991,18 @@ impl<'p> Engine<'p> {
                     k,
                 })
             }
-            _ => {}
+            _ => {
+                if matches!(op, CmpOp::Eq | CmpOp::Ne)
+                    && l != r
+                    && f.p.len() < MAX_RELS
+                    && super::expr::is_pointerish(self.a.ty(l))
+                    && super::expr::is_pointerish(self.a.ty(r))
+                    && !self.has_unknown(l)
+                    && !self.has_unknown(r)
+                {
+                    f.p.push(PtrRel::new(l, r, op == CmpOp::Eq));
+                }
+            }
         }
         f.normalize();
         self.finish_fact(f)
@@ -823,6 +1025,8 @@ impl<'p> Engine<'p> {
         let mut out = d.clone();
         out.m.retain(|e| !self.mentions_locals(*e, f, &set));
         out.c.retain(|c| !self.mentions_locals(c.e, f, &set));
+        out.p
+            .retain(|r| !self.mentions_locals(r.l, f, &set) && !self.mentions_locals(r.r, f, &set));
         // A tag location read through a local whose scope begins names nothing before it.
         for &(r, x) in &d.t {
             if self.mentions_locals(x, f, &set) {
@@ -908,6 +1112,11 @@ impl<'p> Engine<'p> {
         out.m = m.into_iter().filter(|e| keep(self, *e)).collect();
         let c = out.c.clone();
         out.c = c.into_iter().filter(|c| keep(self, c.e)).collect();
+        let p = out.p.clone();
+        out.p = p
+            .into_iter()
+            .filter(|r| keep(self, r.l) && keep(self, r.r))
+            .collect();
         out
     }
 
@@ -1106,6 +1315,7 @@ impl<'p> Engine<'p> {
                 .chain(cur.m.iter())
                 .copied()
                 .chain(cur.c.iter().map(|c| c.e))
+                .chain(cur.p.iter().flat_map(|r| [r.l, r.r]))
                 .chain(cur.t.iter().map(|(_, x)| *x))
                 .any(|e| self.a.mentions(e, &|s| s == sym));
             if !mentioned {
@@ -1137,6 +1347,11 @@ impl<'p> Engine<'p> {
                 let mut m0 = Vec::new();
                 if let Some(v) = new_value {
                     m0.push(self.tr(func, *v));
+                }
+                // `free(p)` dropping the references its block held: the cell is not that block
+                // (a freed block is not leaked).
+                if let StmtKind::Free { ptr } = &b.node(node).stmt.kind {
+                    m0.push(self.tr(func, *ptr));
                 }
                 let f0 = Fact::probe(s0, loc, m0);
                 let Some(mut f) = self.finish_fact(f0) else {
@@ -1237,8 +1452,15 @@ impl<'p> Engine<'p> {
             m: SmallVec::new(),
             c: SmallVec::new(),
             t: SmallVec::new(),
+            p: SmallVec::new(),
             tainted: d.tainted,
+            assumed: d.assumed,
         };
+        for r in &d.p {
+            if let (Some(l), Some(x)) = (self.a.rename(r.l, f), self.a.rename(r.r, f)) {
+                out.p.push(PtrRel::new(l, x, r.eq));
+            }
+        }
         for &e in &d.h {
             if let Some(x) = self.a.rename(e, f) {
                 out.h.push(x);
@@ -1548,14 +1770,14 @@ impl<'p> Engine<'p> {
                 let e0 = self.tr(func, *addr);
                 let e1 = self.tr(func, *value);
                 self.fresh_base = self.fresh_write(func, node);
-                let r = self.assign(&d, e0, e1);
+                let r = self.assign_split(&d, e0, e1);
                 self.fresh_base = None;
-                match r {
-                    Some(f) => self.insert_preds(func, node, ctx, f, edge),
-                    None => {
-                        let t = self.stmt_text(func, node);
-                        self.refute(func, node, format!("`{t}` contradicts it"));
-                    }
+                if r.is_empty() {
+                    let t = self.stmt_text(func, node);
+                    self.refute(func, node, format!("`{t}` contradicts it"));
+                }
+                for f in r {
+                    self.insert_preds(func, node, ctx, f, edge.clone());
                 }
             }
             StmtKind::Alloc { addr, site } => {
@@ -1565,7 +1787,7 @@ impl<'p> Engine<'p> {
                         let t = self.stmt_text(func, node);
                         self.refute(func, node, format!("`{t}` contradicts it"));
                     }
-                    AllocResult::Continue(f) => self.insert_preds(func, node, ctx, f, edge),
+                    AllocResult::Continue(f) => self.insert_preds(func, node, ctx, *f, edge),
                     AllocResult::Validated { .. } if self.current_witness.is_some() => {
                         // A witness carries no cell: allocations are plain writes for it.
                         let fresh = self.a.mk(EKind::Num, &Type::Int);
@@ -1613,7 +1835,18 @@ impl<'p> Engine<'p> {
                             }
                             return;
                         }
-                        if d.tainted {
+                        if d.assumed && !d.tainted {
+                            if self.imprecise.is_none() {
+                                let loc = self.loc(func, node);
+                                self.imprecise = Some((
+                                    format!(
+                                        "the block from this `{}` is lost only if two pointers are equal, which the analysis could not rule out (for example a cyclic list)",
+                                        site.allocator
+                                    ),
+                                    Some(loc),
+                                ));
+                            }
+                        } else if d.tainted {
                             if self.unsupported.is_none() {
                                 let loc = self.loc(func, node);
                                 self.unsupported = Some((
@@ -1801,12 +2034,15 @@ impl<'p> Engine<'p> {
                 cur = f;
                 if let Some(de) = dest_e {
                     let rv = self.a.deref(ra);
-                    let Some(f) = self.assign(&cur, de, rv) else {
+                    let cases = self.assign_split(&cur, de, rv);
+                    if cases.is_empty() {
                         let t = self.stmt_text(func, node);
                         self.refute(func, node, format!("`{t}` contradicts it"));
-                        continue;
-                    };
-                    cur = f;
+                    }
+                    for f in cases {
+                        self.enter_callee(func, node, ctx, f, g, Some(id), false);
+                    }
+                    continue;
                 }
             } else if let Some(de) = dest_e {
                 let u = self.a.mk(EKind::Unknown, &Type::Unknown);
@@ -1846,6 +2082,16 @@ impl<'p> Engine<'p> {
         {
             // A feasible path leads from an entry to the validating allocation.
             let alloc_node = self.slots[w as usize].node;
+            if f.assumed {
+                if self.imprecise.is_none() {
+                    let loc = self.loc(self.slots[w as usize].func, alloc_node);
+                    self.imprecise = Some((
+                        "the block from this allocation is lost only if two pointers are equal, which the analysis could not rule out (for example a cyclic list)".into(),
+                        Some(loc),
+                    ));
+                }
+                return;
+            }
             self.outcome = Some(Outcome::Leak {
                 slot: w,
                 alloc_node,
@@ -1937,6 +2183,10 @@ impl<'p> Engine<'p> {
         let c: Vec<String> =
             f.c.iter()
                 .map(|c| format!("{} {:?} {}", self.show(c.e), c.rel, c.k))
+                .chain(f.p.iter().map(|r| {
+                    let op = if r.eq { "==" } else { "!=" };
+                    format!("{} {op} {}", self.show(r.l), self.show(r.r))
+                }))
                 .collect();
         format!(
             "S={{{}{}}} H={{{}}} M={{{}}} C={{{}}}{}",
@@ -1945,7 +2195,12 @@ impl<'p> Engine<'p> {
             list(&f.h),
             list(&f.m),
             c.join(", "),
-            if f.tainted { " tainted" } else { "" }
+            match (f.tainted, f.assumed) {
+                (true, true) => " tainted assumed",
+                (true, false) => " tainted",
+                (false, true) => " assumed",
+                (false, false) => "",
+            }
         )
     }
 
@@ -1961,11 +2216,22 @@ impl<'p> Engine<'p> {
         );
         let misses: Vec<String> =
             f.m.iter()
+                .filter(|e| !self.has_unknown(**e))
                 .filter(|e| !matches!(self.a.kind(**e), EKind::Int(_) | EKind::Num))
                 .map(|e| format!("`{}`", self.show(*e)))
                 .collect();
         if !misses.is_empty() {
             s.push_str(&format!(" that {} does not point to", misses.join(" or ")));
+        }
+        let rels: Vec<String> =
+            f.p.iter()
+                .map(|r| {
+                    let op = if r.eq { "==" } else { "!=" };
+                    format!("`{} {op} {}`", self.show(r.l), self.show(r.r))
+                })
+                .collect();
+        if !rels.is_empty() {
+            s.push_str(&format!(", with {}", rels.join(" and ")));
         }
         s
     }

@@ -23,8 +23,17 @@ use smallvec::SmallVec;
 ///   Variables' regions are never tagged: each is one location, and `cleanup` removes it
 ///   from S when that location misses.
 ///
+/// - `p`: relations `l == r` / `l != r` between two expressions, from comparisons of pointers
+///   (`prev != cur`) and from the case splits of an assignment (is the written field the one
+///   that holds the reference, or another block's?). They transform like constraints; an
+///   equality rewrites expressions when checking for contradictions.
+///
 /// `tainted` records that the fact passed a statement the front end could not model; a
 /// validating allocation reached by a tainted fact is reported `unproved`, not `leak`.
+/// `assumed` records that the fact took the "same block" side of a case split: the pointers
+/// it assumed equal may only be equal in runs the analysis cannot tell apart from others
+/// (a cyclic list that a loop would walk forever), so an allocation it reaches is not
+/// evidence of a leak either.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Fact {
     pub s: RegionSet,
@@ -32,8 +41,28 @@ pub struct Fact {
     pub m: SmallVec<[E; 4]>,
     pub c: SmallVec<[Constraint; 2]>,
     pub t: SmallVec<[(Region, E); 2]>,
+    pub p: SmallVec<[PtrRel; 1]>,
     pub tainted: bool,
+    pub assumed: bool,
 }
+
+/// `l == r` (`eq`) or `l != r` between two expressions that are not constants (`l < r`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PtrRel {
+    pub l: E,
+    pub r: E,
+    pub eq: bool,
+}
+
+impl PtrRel {
+    pub fn new(a: E, b: E, eq: bool) -> PtrRel {
+        let (l, r) = if a <= b { (a, b) } else { (b, a) };
+        PtrRel { l, r, eq }
+    }
+}
+
+/// The most relations a fact carries; a case split is not made past it.
+pub const MAX_RELS: usize = 2;
 
 /// The most locations a region's tag lists before it becomes ⊤.
 pub const MAX_TAGS: usize = 4;
@@ -47,7 +76,9 @@ impl Clone for Fact {
             m: SmallVec::from_slice(&self.m),
             c: SmallVec::from_slice(&self.c),
             t: SmallVec::from_slice(&self.t),
+            p: SmallVec::from_slice(&self.p),
             tainted: self.tainted,
+            assumed: self.assumed,
         }
     }
 }
@@ -100,6 +131,7 @@ impl Rel {
 pub struct FactIndex {
     pub regions: RegionSet,
     pub vars: SmallVec<[Constraint; 2]>,
+    pub rels: SmallVec<[PtrRel; 1]>,
     /// A feasibility witness (see the engine), never merged with a fact about the cell.
     pub witness: bool,
 }
@@ -124,7 +156,9 @@ impl Fact {
             m: m.into_iter().collect(),
             c: SmallVec::new(),
             t: SmallVec::new(),
+            p: SmallVec::new(),
             tainted: false,
+            assumed: false,
         };
         f.normalize();
         f
@@ -147,6 +181,8 @@ impl Fact {
         self.m.dedup();
         self.c.sort_unstable();
         self.c.dedup();
+        self.p.sort_unstable();
+        self.p.dedup();
         self.normalize_tags();
     }
 
@@ -266,9 +302,16 @@ impl Fact {
         self.m.retain(|e| other.m.binary_search(e).is_ok());
         let c0 = self.c.len();
         self.c.retain(|c| other.c.binary_search(c).is_ok());
-        changed |= self.h.len() != h0 || self.m.len() != m0 || self.c.len() != c0;
+        let p0 = self.p.len();
+        self.p.retain(|r| other.p.binary_search(r).is_ok());
+        changed |=
+            self.h.len() != h0 || self.m.len() != m0 || self.c.len() != c0 || self.p.len() != p0;
         if other.tainted && !self.tainted {
             self.tainted = true;
+            changed = true;
+        }
+        if other.assumed && !self.assumed {
+            self.assumed = true;
             changed = true;
         }
         changed
@@ -296,6 +339,7 @@ impl Fact {
         FactIndex {
             regions,
             vars,
+            rels: SmallVec::new(),
             witness: false,
         }
     }
@@ -373,7 +417,7 @@ pub fn miss(a: &mut Arena, f: &Fact, e: E) -> bool {
 /// a contradiction.
 pub fn infeasible(a: &mut Arena, f: &Fact) -> bool {
     let h = f.h.clone();
-    if h.iter().any(|e| miss(a, f, *e)) || constraints_unsat(a, f) {
+    if h.iter().any(|e| miss(a, f, *e)) || constraints_unsat(a, f) || rels_unsat(a, f) {
         return true;
     }
     // An interior pointer of a hit pointer hits too.
@@ -381,6 +425,142 @@ pub fn infeasible(a: &mut Arena, f: &Fact) -> bool {
         let root = block_root(a, *m);
         root != *m && f.hits(root)
     })
+}
+
+/// Whether the relations contradict the fact: `e != e`; equal values of which one hits and
+/// the other misses; different values that both hit (a hit is the cell's address). An
+/// equality `l == r` also rewrites the larger side into the smaller in the hit and miss
+/// expressions (both denote the same value in the same store), and a hit that then misses, or
+/// a disequality whose sides become one expression, is a contradiction.
+fn rels_unsat(a: &mut Arena, f: &Fact) -> bool {
+    if f.p.is_empty() {
+        return false;
+    }
+    for r in &f.p {
+        if r.l == r.r {
+            if !r.eq {
+                return true;
+            }
+            continue;
+        }
+        let (lh, rh) = (f.hits(r.l), f.hits(r.r));
+        if r.eq {
+            if (lh && miss(a, f, r.r)) || (rh && miss(a, f, r.l)) {
+                return true;
+            }
+        } else if lh && rh {
+            return true;
+        }
+    }
+    let eqs: SmallVec<[(E, E); 2]> =
+        f.p.iter()
+            .filter(|r| r.eq && r.l != r.r)
+            .filter_map(|r| {
+                let (sl, sr) = (expr_size(a, r.l), expr_size(a, r.r));
+                // Each rewrite replaces a subexpression by a smaller one, so it ends.
+                if sl > sr {
+                    Some((r.l, r.r))
+                } else if sr > sl {
+                    Some((r.r, r.l))
+                } else {
+                    None
+                }
+            })
+            .collect();
+    if eqs.is_empty() {
+        return false;
+    }
+    let canon = |a: &mut Arena, e: E| -> E {
+        let mut cur = e;
+        for _ in 0..8 {
+            let mut changed = false;
+            for &(from, to) in &eqs {
+                let (next, hit) = replace_same(a, cur, from, to);
+                if hit {
+                    cur = next;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        cur
+    };
+    let ms: SmallVec<[E; 4]> = f.m.iter().map(|e| canon(a, *e)).collect();
+    for &h in &f.h {
+        let c = canon(a, h);
+        if ms.iter().any(|m| same_expr(a, *m, c)) || (c != h && miss(a, f, c)) {
+            return true;
+        }
+    }
+    let ne: SmallVec<[PtrRel; 1]> = f.p.iter().filter(|r| !r.eq).copied().collect();
+    ne.into_iter().any(|r| {
+        let (l, r) = (canon(a, r.l), canon(a, r.r));
+        same_expr(a, l, r)
+    })
+}
+
+/// `e` with every subexpression that is [`same_expr`] as `from` replaced by `to`, and whether
+/// there was one.
+fn replace_same(a: &mut Arena, e: E, from: E, to: E) -> (E, bool) {
+    if same_expr(a, e, from) {
+        return (to, true);
+    }
+    let ty = a.ty(e).clone();
+    match *a.kind(e) {
+        EKind::Deref(x) => {
+            let (x2, hit) = replace_same(a, x, from, to);
+            if !hit {
+                return (e, false);
+            }
+            let t = a.ty(x2).pointee().cloned().unwrap_or(ty);
+            (a.mk(EKind::Deref(x2), &t), true)
+        }
+        EKind::Field(b, f) => {
+            let (b2, hit) = replace_same(a, b, from, to);
+            if !hit {
+                return (e, false);
+            }
+            (a.mk(EKind::Field(b2, f), &ty), true)
+        }
+        EKind::Bin(op, l, r) => {
+            let (l2, hl) = replace_same(a, l, from, to);
+            let (r2, hr) = replace_same(a, r, from, to);
+            if !hl && !hr {
+                return (e, false);
+            }
+            (a.mk(EKind::Bin(op, l2, r2), &ty), true)
+        }
+        _ => (e, false),
+    }
+}
+
+/// Whether two expressions are the same up to their static types (a substitution can name a
+/// pointee `struct list` where the program says `List`).
+fn same_expr(a: &Arena, x: E, y: E) -> bool {
+    if x == y {
+        return true;
+    }
+    match (*a.kind(x), *a.kind(y)) {
+        (EKind::Deref(p), EKind::Deref(q)) => same_expr(a, p, q),
+        (EKind::Field(p, f), EKind::Field(q, g)) => f == g && same_expr(a, p, q),
+        (EKind::Bin(o1, l1, r1), EKind::Bin(o2, l2, r2)) => {
+            o1 == o2 && same_expr(a, l1, l2) && same_expr(a, r1, r2)
+        }
+        (EKind::Addr(s), EKind::Addr(t)) => s == t,
+        (EKind::Int(u), EKind::Int(v)) => u == v,
+        _ => false,
+    }
+}
+
+/// The number of nodes of an expression (orients equalities for rewriting).
+fn expr_size(a: &Arena, e: E) -> u32 {
+    match *a.kind(e) {
+        EKind::Deref(x) | EKind::Field(x, _) => 1 + expr_size(a, x),
+        EKind::Bin(_, l, r) => 1 + expr_size(a, l) + expr_size(a, r),
+        _ => 1,
+    }
 }
 
 /// Whether the constraints on some expression cannot hold together (integer intervals,
