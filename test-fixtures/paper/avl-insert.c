@@ -3,13 +3,19 @@
 #include <stdlib.h>
 
 /*
- * Figure 6, row avl-insert (paper: 31 probes, 2 warnings, 0 leaks: both
- * warnings were false positives).  Here every probe must be proved.
- * insert_rec(t, key) returns a fresh node (t == NULL), t itself (duplicate
- * key) or balance(t), whose result is t or a rotated subtree containing t,
- * so `t->left = insert_rec(t->left, key)` never loses the old subtree.
- * If malloc fails for an empty subtree, NULL is returned and NULL is
- * stored back: nothing is lost.
+ * Figure 6, row avl-insert (paper: 31 probes, 2 warnings, 0 leaks).
+ * For a well-formed tree, insert_rec(t, key) returns a fresh node
+ * (t == NULL), t itself (duplicate key) or balance(t), whose result is t or
+ * a rotated subtree containing t, so `t->left = insert_rec(t->left, key)`
+ * never loses the old subtree.  If malloc fails for an empty subtree, NULL
+ * is returned and NULL is stored back: nothing is lost.
+ * For any input heap, the two recursive stores do leak: with a back edge as
+ * n0->right == n1 below n1->left, a rebalance deeper down rotates the
+ * caller's own node to the top of the returned subtree, and storing it into
+ * n1->left drops the only reference to the old left child.  Found by the
+ * malformed-input oracle (server/tests/paper_inputs.rs), e.g. n1{key 5,
+ * left n3}, n3{key -1, left n0, right n3}, n0{key 4, right n1},
+ * avl_insert(n1, -2).  The paper counted both warnings as false positives.
  */
 
 typedef struct avl {
@@ -84,9 +90,9 @@ static Avl *insert_rec(Avl *t, int key)
         return n;
     }
     if (key < t->key)
-        t->left = insert_rec(t->left, key);
+        t->left = insert_rec(t->left, key);     // expect: unproved input-dependent
     else if (key > t->key)
-        t->right = insert_rec(t->right, key);
+        t->right = insert_rec(t->right, key);   // expect: unproved input-dependent
     else
         return t;
     return balance(t);
