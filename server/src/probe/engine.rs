@@ -854,29 +854,17 @@ impl<'p> Engine<'p> {
         // whose expression becomes a constant is evaluated.
         let mut c2: SmallVec<[Constraint; 2]> = SmallVec::new();
         for c in d.c.clone() {
-            let e = c.e;
-            if self.disjoint(e, &w) {
-                c2.push(c);
+            let Some(e2) = self.past_write(c.e, &w, target, e1) else {
                 continue;
-            }
-            if e == e1
-                && let EKind::Deref(x) = *self.a.kind(e)
-                && self.disjoint(x, &w)
-            {
-                c2.push(c);
-                continue;
-            }
-            if self.a.contains(e, target) && self.context_disjoint(e, target, &w) {
-                let e2 = self.a.substitute(e, target, e1);
-                match *self.a.kind(e2) {
-                    EKind::Int(v) => {
-                        if !c.rel.eval(v, c.k) {
-                            return None;
-                        }
+            };
+            match *self.a.kind(e2) {
+                EKind::Int(v) => {
+                    if !c.rel.eval(v, c.k) {
+                        return None;
                     }
-                    EKind::Num | EKind::Unknown => {}
-                    _ => c2.push(Constraint { e: e2, ..c }),
                 }
+                EKind::Num | EKind::Unknown => {}
+                _ => c2.push(Constraint { e: e2, ..c }),
             }
         }
         f.h = h2.into_iter().collect();
@@ -1836,16 +1824,8 @@ impl<'p> Engine<'p> {
                             return;
                         }
                         if d.assumed && !d.tainted {
-                            if self.imprecise.is_none() {
-                                let loc = self.loc(func, node);
-                                self.imprecise = Some((
-                                    format!(
-                                        "the block from this `{}` is lost only if two pointers are equal, which the analysis could not rule out (for example a cyclic list)",
-                                        site.allocator
-                                    ),
-                                    Some(loc),
-                                ));
-                            }
+                            let loc = self.loc(func, node);
+                            self.assumed_leak(loc, &format!("this `{}`", site.allocator));
                         } else if d.tainted {
                             if self.unsupported.is_none() {
                                 let loc = self.loc(func, node);
@@ -2055,6 +2035,19 @@ impl<'p> Engine<'p> {
         }
     }
 
+    /// An allocation validated the cell only on the "same block" side of a case split
+    /// (`Fact::assumed`): not evidence of a leak, the probe is `unproved (imprecise)`.
+    fn assumed_leak(&mut self, loc: Loc, what: &str) {
+        if self.imprecise.is_none() {
+            self.imprecise = Some((
+                format!(
+                    "the block from {what} is lost only if two pointers are equal, which the analysis could not rule out (for example a cyclic list)"
+                ),
+                Some(loc),
+            ));
+        }
+    }
+
     fn at_entry(
         &mut self,
         id: SlotId,
@@ -2083,13 +2076,8 @@ impl<'p> Engine<'p> {
             // A feasible path leads from an entry to the validating allocation.
             let alloc_node = self.slots[w as usize].node;
             if f.assumed {
-                if self.imprecise.is_none() {
-                    let loc = self.loc(self.slots[w as usize].func, alloc_node);
-                    self.imprecise = Some((
-                        "the block from this allocation is lost only if two pointers are equal, which the analysis could not rule out (for example a cyclic list)".into(),
-                        Some(loc),
-                    ));
-                }
+                let loc = self.loc(self.slots[w as usize].func, alloc_node);
+                self.assumed_leak(loc, "this allocation");
                 return;
             }
             self.outcome = Some(Outcome::Leak {
@@ -2160,6 +2148,12 @@ impl<'p> Engine<'p> {
         }
     }
 
+    /// `l == r` or `l != r`, in C.
+    fn show_rel(&self, r: &PtrRel) -> String {
+        let op = if r.eq { "==" } else { "!=" };
+        format!("{} {op} {}", self.show(r.l), self.show(r.r))
+    }
+
     fn show_fact(&self, f: &Fact) -> String {
         let list = |v: &[E]| {
             v.iter()
@@ -2183,24 +2177,17 @@ impl<'p> Engine<'p> {
         let c: Vec<String> =
             f.c.iter()
                 .map(|c| format!("{} {:?} {}", self.show(c.e), c.rel, c.k))
-                .chain(f.p.iter().map(|r| {
-                    let op = if r.eq { "==" } else { "!=" };
-                    format!("{} {op} {}", self.show(r.l), self.show(r.r))
-                }))
+                .chain(f.p.iter().map(|r| self.show_rel(r)))
                 .collect();
         format!(
-            "S={{{}{}}} H={{{}}} M={{{}}} C={{{}}}{}",
+            "S={{{}{}}} H={{{}}} M={{{}}} C={{{}}}{}{}",
             s.join(", "),
             if f.s.all_memory { ", *" } else { "" },
             list(&f.h),
             list(&f.m),
             c.join(", "),
-            match (f.tainted, f.assumed) {
-                (true, true) => " tainted assumed",
-                (true, false) => " tainted",
-                (false, true) => " assumed",
-                (false, false) => "",
-            }
+            if f.tainted { " tainted" } else { "" },
+            if f.assumed { " assumed" } else { "" }
         )
     }
 
@@ -2225,10 +2212,7 @@ impl<'p> Engine<'p> {
         }
         let rels: Vec<String> =
             f.p.iter()
-                .map(|r| {
-                    let op = if r.eq { "==" } else { "!=" };
-                    format!("`{} {op} {}`", self.show(r.l), self.show(r.r))
-                })
+                .map(|r| format!("`{}`", self.show_rel(r)))
                 .collect();
         if !rels.is_empty() {
             s.push_str(&format!(", with {}", rels.join(" and ")));
