@@ -12,13 +12,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-#[derive(Debug, Clone)]
-struct Expect {
-    line: u32,
-    verdict: VerdictKind,
-    /// Variable for leaks, reason for unproved.
-    what: String,
-}
+#[path = "common/expectations.rs"]
+mod expectations;
+use expectations::parse_expectations;
 
 struct Outcome {
     name: String,
@@ -34,31 +30,6 @@ fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
         .join("test-fixtures")
-}
-
-fn parse_expectations(text: &str) -> (bool, Vec<Expect>) {
-    let strict = text.lines().take(5).any(|l| l.trim() == "// mode: strict");
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let Some(pos) = line.find("// expect:") else {
-            continue;
-        };
-        for part in line[pos + "// expect:".len()..].split(';') {
-            let mut words = part.split_whitespace();
-            let verdict = match words.next() {
-                Some("leak") => VerdictKind::Leak,
-                Some("unproved") => VerdictKind::Unproved,
-                Some("proved") => VerdictKind::Proved,
-                _ => continue,
-            };
-            out.push(Expect {
-                line: i as u32 + 1,
-                verdict,
-                what: words.collect::<Vec<_>>().join(" "),
-            });
-        }
-    }
-    (strict, out)
 }
 
 fn analyse(path: &Path) -> Vec<Arc<Finding>> {

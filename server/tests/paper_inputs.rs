@@ -35,12 +35,20 @@
 //! `REDUCTIO_PAPER_INPUT_JOBS` (routines run at once, default 2),
 //! `REDUCTIO_PAPER_INPUT_MODEL` (`referencing`, the default, or `reachability`).
 
+use reductio::db::VerdictKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+
+#[path = "common/cc.rs"]
+mod cc;
+#[path = "common/expectations.rs"]
+mod expectations;
+use cc::{env_u64, gcc, work_dir};
+use expectations::{Expect, parse_expectations};
 
 const CFLAGS: &[&str] = &[
     "-O0",
@@ -58,13 +66,6 @@ const ASAN_OPTIONS: &str = "detect_leaks=1:handle_segv=0:handle_sigbus=0:\
                             allow_user_segv_handler=1:symbolize=0:print_summary=0:exitcode=66";
 const LSAN_OPTIONS: &str = "use_stacks=0:use_registers=0:exitcode=23";
 
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-fixtures/paper")
 }
@@ -73,41 +74,9 @@ fn adapters_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/paper_inputs")
 }
 
-/// Where the drivers are compiled: a fresh directory under the target dir.
-fn work_dir() -> PathBuf {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let base = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../target/paper_inputs")
-        .join(format!(
-            "run-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::SeqCst)
-        ));
-    std::fs::create_dir_all(&base).expect("create the work directory");
-    base
-}
-
-fn gcc(src: &Path, exe: &Path) -> Result<(), String> {
-    let out = Command::new("gcc")
-        .args(CFLAGS)
-        .arg(src)
-        .arg("-o")
-        .arg(exe)
-        .output()
-        .map_err(|e| format!("cannot run gcc: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "gcc failed on {}:\n{}",
-            src.display(),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(())
-}
-
 /// Whether gcc can build a program with AddressSanitizer (LeakSanitizer) and the coverage hook.
 fn gcc_with_asan() -> bool {
-    let dir = work_dir();
+    let dir = work_dir("paper_inputs");
     let src = dir.join("probe.c");
     let ok = std::fs::write(
         &src,
@@ -116,28 +85,9 @@ fn gcc_with_asan() -> bool {
          int main(void) { return __lsan_do_recoverable_leak_check(); }\n",
     )
     .is_ok()
-        && gcc(&src, &dir.join("probe")).is_ok();
+        && gcc(CFLAGS, &[src.as_path()], &dir.join("probe")).is_ok();
     let _ = std::fs::remove_dir_all(&dir);
     ok
-}
-
-/// The verdict kinds (`leak`, `unproved`, `proved`) of a fixture's `// expect:` annotations,
-/// with their reasons, and whether it is in strict mode (test-fixtures/README.md).
-fn expectations(text: &str) -> (bool, Vec<String>) {
-    let strict = text.lines().take(5).any(|l| l.trim() == "// mode: strict");
-    let mut kinds = Vec::new();
-    for line in text.lines() {
-        let Some(pos) = line.find("// expect:") else {
-            continue;
-        };
-        for part in line[pos + "// expect:".len()..].split(';') {
-            let words: Vec<&str> = part.split_whitespace().collect();
-            if !words.is_empty() {
-                kinds.push(words.join(" "));
-            }
-        }
-    }
-    (strict, kinds)
 }
 
 /// What one routine's driver printed.
@@ -147,7 +97,7 @@ struct Outcome {
     must_not_leak: bool,
     /// It expects a `leak`: the oracle must find one (a check of the oracle).
     expects_leak: bool,
-    expected: Vec<String>,
+    expected: Vec<Expect>,
     summary: BTreeMap<String, u64>,
     /// `WITNESS … END` and `MISMATCH … END` blocks, as printed.
     witnesses: Vec<String>,
@@ -233,14 +183,14 @@ fn run_routine(
     let started = Instant::now();
     let fixture = fixtures_dir().join(format!("{name}.c"));
     let text = std::fs::read_to_string(&fixture).map_err(|e| format!("{name}: {e}"))?;
-    let (strict, expected) = expectations(&text);
-    let kind = |k: &str| {
-        expected
-            .iter()
-            .any(|e| e.split_whitespace().next() == Some(k))
-    };
+    let (strict, expected) = parse_expectations(&text);
+    let kind = |k: VerdictKind| expected.iter().any(|e| e.verdict == k);
     let exe = dir.join(name);
-    gcc(&adapters_dir().join(format!("{name}.c")), &exe)?;
+    gcc(
+        CFLAGS,
+        &[adapters_dir().join(format!("{name}.c")).as_path()],
+        &exe,
+    )?;
     let mut cmd = Command::new(&exe);
     cmd.arg(trials.to_string()).arg(witnesses.to_string());
     if let Some(seed) = seed {
@@ -263,8 +213,8 @@ fn run_routine(
     let _ = std::fs::remove_file(&exe);
     Ok(Outcome {
         name: name.to_string(),
-        must_not_leak: strict && !kind("leak") && !kind("unproved"),
-        expects_leak: kind("leak"),
+        must_not_leak: strict && !kind(VerdictKind::Leak) && !kind(VerdictKind::Unproved),
+        expects_leak: kind(VerdictKind::Leak),
         expected,
         summary: parsed.summary,
         witnesses: parsed.witnesses,
@@ -291,13 +241,18 @@ fn expectation_text(o: &Outcome) -> String {
     if o.must_not_leak {
         "all proved".to_string()
     } else {
-        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        // Each annotation with the fixture lines that carry it.
+        let mut lines: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for e in &o.expected {
-            *counts.entry(e.as_str()).or_insert(0) += 1;
+            let text = format!("{} {}", e.verdict.as_str(), e.what);
+            lines
+                .entry(text.trim_end().to_string())
+                .or_default()
+                .push(e.line.to_string());
         }
-        counts
+        lines
             .iter()
-            .map(|(e, n)| format!("{n}× {e}"))
+            .map(|(e, at)| format!("{e} (line {})", at.join(", ")))
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -328,7 +283,7 @@ fn paper_routines_leak_only_where_their_fixtures_say() {
         .and_then(|v| v.parse().ok());
     let jobs = env_u64("REDUCTIO_PAPER_INPUT_JOBS", 2).max(1) as usize;
     let started = Instant::now();
-    let dir = work_dir();
+    let dir = work_dir("paper_inputs");
     let next = AtomicUsize::new(0);
     let results: Mutex<BTreeMap<String, Result<Outcome, String>>> = Mutex::new(BTreeMap::new());
     std::thread::scope(|s| {

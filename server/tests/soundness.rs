@@ -31,10 +31,13 @@
 //! `REDUCTIO_SOUNDNESS_JOBS` (default 2), `REDUCTIO_SOUNDNESS_KEEP=DIR` (keep every program).
 //! Violating programs are written to `target/soundness-failures/`.
 
+#[path = "common/cc.rs"]
+mod cc;
 #[path = "soundness/generator.rs"]
 mod generator;
 #[path = "soundness/interp.rs"]
 mod interp;
+use cc::{env_u64, gcc, work_dir};
 
 use reductio::config::Config;
 use reductio::db::{self, Database, Db, Finding, VerdictKind};
@@ -44,27 +47,6 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// Where programs are compiled: a fresh directory under the target dir.
-fn work_dir() -> PathBuf {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let base = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../target/soundness")
-        .join(format!(
-            "run-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::SeqCst)
-        ));
-    std::fs::create_dir_all(&base).expect("create the work directory");
-    base
-}
 
 fn failures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/soundness-failures")
@@ -114,23 +96,6 @@ fn compile_driver(dir: &Path) -> Result<PathBuf, String> {
     std::fs::write(&src, DRIVER).map_err(|e| e.to_string())?;
     gcc(&[CFLAGS, &["-c"]].concat(), &[src.as_path()], &obj)?;
     Ok(obj)
-}
-
-fn gcc(flags: &[&str], inputs: &[&Path], out_file: &Path) -> Result<(), String> {
-    let out = Command::new("gcc")
-        .args(flags)
-        .args(inputs)
-        .arg("-o")
-        .arg(out_file)
-        .output()
-        .map_err(|e| format!("cannot run gcc: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "gcc failed on {inputs:?}:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(())
 }
 
 /// Compiles a program with the driver.
@@ -486,7 +451,7 @@ fn save_failure(seed: u64, what: &[String]) {
 
 /// Checks `count` accepted programs from seed `first` on, on `jobs` threads.
 fn check_many(first: u64, count: u64, runs: usize, jobs: usize) -> Stats {
-    let dir = work_dir();
+    let dir = work_dir("soundness");
     let _ = std::fs::remove_dir_all(failures_dir());
     let driver = compile_driver(&dir).expect("compile the driver");
     let keep = std::env::var_os("REDUCTIO_SOUNDNESS_KEEP").map(PathBuf::from);
@@ -636,7 +601,7 @@ fn print_stats(st: &Stats, elapsed: std::time::Duration) {
 }
 
 fn gcc_with_asan() -> bool {
-    let dir = work_dir();
+    let dir = work_dir("soundness");
     let ok = compile_driver(&dir).is_ok();
     let _ = std::fs::remove_dir_all(&dir);
     ok
@@ -857,7 +822,7 @@ fn reduce_violation() {
     for v in j.site_violations.iter().chain(&j.event_violations) {
         println!("{v}");
     }
-    let dir = work_dir();
+    let dir = work_dir("soundness");
     let driver = compile_driver(&dir).expect("driver");
     let src = dir.join("reduced.c");
     std::fs::write(&src, &reduced).unwrap();
@@ -1094,7 +1059,7 @@ fn violations_of(name: &str, text: &str) -> Vec<String> {
 /// The repros really leak, where the interpreter says, in real runs.
 #[test]
 fn repros_leak_at_run_time() {
-    let dir = work_dir();
+    let dir = work_dir("soundness");
     let driver = compile_driver(&dir).expect("gcc with -fsanitize=address");
     for (name, text) in REPROS {
         let file = format!("{name}.c");
