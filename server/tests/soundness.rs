@@ -672,6 +672,24 @@ fn known_violations() -> BTreeMap<u64, String> {
         .collect()
 }
 
+/// Writes the generated programs of the main check (seeds as there) as `p<seed>.c` into
+/// directory `REDUCTIO_SOUNDNESS_DUMP`, to compare two builds with `reductio check`:
+/// `cargo test --test soundness -- --ignored dump_programs`.
+#[test]
+#[ignore = "a debugging aid, not a check"]
+fn dump_programs() {
+    let dir = PathBuf::from(
+        std::env::var("REDUCTIO_SOUNDNESS_DUMP").unwrap_or_else(|_| "soundness-programs".into()),
+    );
+    std::fs::create_dir_all(&dir).expect("create the dump directory");
+    let first = env_u64("REDUCTIO_SOUNDNESS_SEED", 1);
+    let count = env_u64("REDUCTIO_SOUNDNESS_PROGRAMS", 200);
+    for seed in first..first + count {
+        let program = generator::generate(seed);
+        std::fs::write(dir.join(format!("p{seed}.c")), &program.text).expect("write a program");
+    }
+}
+
 /// Prints program `REDUCTIO_SOUNDNESS_SEED` and what the interpreter and reductio say about
 /// it: `cargo test --test soundness -- --ignored --nocapture show_program`.
 #[test]

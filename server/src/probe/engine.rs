@@ -8,7 +8,7 @@
 //! Contexts are the mapped facts themselves, so a callee summary is exact per entry fact.
 //! Facts are kept separated by the regions of their hit expressions (§4.8).
 
-use super::expr::{Arena, E, EKind, MAX_FROZEN_DEPTH, Sym, display};
+use super::expr::{ANCESTOR, Arena, E, EKind, MAX_FROZEN_DEPTH, Sym, display};
 use super::library::{Returns, is_noreturn, known_function};
 use super::state::{
     Constraint, Fact, FactIndex, MAX_RELS, PtrRel, Rel, apply_tags, cleanup, infeasible, miss,
@@ -27,9 +27,9 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 type Ctx = u32;
-/// A callee context: the callee, the mapped fact, whether it is a witness, and the bound
-/// parameters.
-type ContextKey = (FuncId, Fact, bool, Vec<(LocalId, E)>);
+/// A callee context: the callee, the mapped fact, whether it is a witness, the bound
+/// parameters, and whether it continues a chain of pure-descent self-calls (see `chain`).
+type ContextKey = (FuncId, Fact, bool, Vec<(LocalId, E)>, bool);
 const NONE: Ctx = 0;
 type SlotId = u32;
 
@@ -39,6 +39,11 @@ const MAX_REFUTATIONS: usize = 5;
 /// through their MOD summary, or treated like body-less unknown functions when that cannot be
 /// done soundly (the paper ignores callees more than one level deep).
 const MAX_CALLEE_DEPTH: u32 = 2;
+/// A pure-descent self-call (see `sites::descent`) is still explored this many calls past the
+/// depth limit: its context forgets all caller frames but the nearest and one ancestor
+/// (`ANCESTOR`), so deeper calls find the context of the call above them and the recursion
+/// closes as a fixpoint instead of being summarised.
+const CHAIN_EXTRA_DEPTH: u32 = 1;
 /// A call whose result is the tracked reference is explored deeper: the block may be made by
 /// an allocator wrapper several levels down (`make` → `new` → `malloc`).
 const MAX_RETURN_DEPTH: u32 = 5;
@@ -89,11 +94,25 @@ struct Registration {
     node: NodeId,
     ctx: Ctx,
     caller_slot: Option<SlotId>,
+    /// The caller frame the callee's `ANCESTOR` frame stands for, when the map named it so
+    /// (`None`: the caller's own `ANCESTOR`, if any).
+    ancestor: Option<u8>,
 }
 
 enum Outcome {
     Leak { slot: SlotId, alloc_node: NodeId },
     Budget(String),
+}
+
+/// How `enter_callee` names the caller frames in the callee's context.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Frames {
+    /// One frame up each.
+    Exact,
+    /// Compressed (see `compress_frames`), the context made if new.
+    Compress,
+    /// Compressed, and only a context that already exists is used.
+    CompressReuse,
 }
 
 enum AllocResult {
@@ -148,6 +167,11 @@ struct Engine<'p> {
     ctx_depth: FxHashMap<Ctx, u32>,
     /// MOD sets of callees as regions (`None`: may write anything).
     mod_regions: FxHashMap<FuncId, Option<RegionSet>>,
+    /// How each function recurses by pure descent, if it does (see `sites::descent`).
+    descents: FxHashMap<FuncId, Option<Arc<super::sites::Descent>>>,
+    /// Contexts on a chain of pure-descent self-calls that starts at a frame of the base
+    /// context: the function and its descent parameter.
+    chains: FxHashMap<Ctx, (FuncId, LocalId)>,
 }
 
 /// Run one probe of function `func` to a verdict.
@@ -189,6 +213,8 @@ pub fn run_probe(
         bound_cache: FxHashMap::default(),
         stable_params: FxHashMap::default(),
         ctx_depth: FxHashMap::default(),
+        descents: FxHashMap::default(),
+        chains: FxHashMap::default(),
         mod_regions: FxHashMap::default(),
     };
     eng.start(func, site);
@@ -317,6 +343,110 @@ impl<'p> Engine<'p> {
     fn remember_stable(&mut self, g: FuncId, v: Vec<LocalId>) -> Vec<LocalId> {
         self.stable_params.insert(g, v.clone());
         v
+    }
+
+    /// How `g` recurses by pure descent, if it does (see `sites::descent`).
+    fn descent(&mut self, g: FuncId) -> Option<Arc<super::sites::Descent>> {
+        if let Some(d) = self.descents.get(&g) {
+            return d.clone();
+        }
+        let b = self.body(g);
+        let calls: Vec<NodeId> = b
+            .node_ids()
+            .filter(|&n| {
+                matches!(&b.node(n).stmt.kind,
+                    StmtKind::Call { callee: Callee::Direct(name), .. }
+                        if self.prog.resolve(g, name) == Some(g))
+            })
+            .collect();
+        let d = super::sites::descent(&b, &calls).map(Arc::new);
+        self.descents.insert(g, d.clone());
+        d
+    }
+
+    /// Whether the call of `g` at `node` of `caller`, in context `ctx`, continues a chain of
+    /// pure-descent self-calls that starts at a frame of the base context (`NONE`): then
+    /// every frame of the chain below the base must return. The function and its descent
+    /// parameter.
+    fn chain_link(
+        &mut self,
+        caller: FuncId,
+        node: NodeId,
+        ctx: Ctx,
+        g: FuncId,
+    ) -> Option<(FuncId, LocalId)> {
+        if caller != g || (ctx != NONE && !self.chains.contains_key(&ctx)) {
+            return None;
+        }
+        let d = self.descent(g)?;
+        d.sites.contains(&node).then_some((g, d.param))
+    }
+
+    /// The frame of `e` if it reads descent parameter `p` of `g`: 0 for the current frame,
+    /// the frozen depth for a caller's.
+    fn chain_frame(&self, e: E, g: FuncId, p: LocalId) -> Option<u8> {
+        let EKind::Deref(x) = *self.a.kind(e) else {
+            return None;
+        };
+        match *self.a.kind(x) {
+            EKind::Addr(Sym::Local(f, l)) if f == g && l == p => Some(0),
+            EKind::Addr(Sym::Frozen(d, f, l)) if d > 0 && f == g && l == p => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Whether `p` and `q` read the descent parameter in two different frames of context
+    /// `ctx`'s chain: in an execution where the frames return they differ (see
+    /// `sites::descent`). `ANCESTOR` is farther up than every numbered frame of a fact.
+    fn chain_apart(&self, ctx: Ctx, p: E, q: E) -> bool {
+        let Some(&(g, param)) = self.chains.get(&ctx) else {
+            return false;
+        };
+        matches!(
+            (self.chain_frame(p, g, param), self.chain_frame(q, g, param)),
+            (Some(a), Some(b)) if a != b
+        )
+    }
+
+    /// Deep in a pure-descent chain, forget the caller frames between the nearest
+    /// (`Frozen(1)`) and the farthest one the fact names, which becomes `ANCESTOR`: facts
+    /// about the forgotten frames are dropped, which only loses information. Then a deeper
+    /// call whose fact has the same shape maps to the same context. Returns the caller frame
+    /// `ANCESTOR` now stands for (`None`: it already was `ANCESTOR`).
+    fn compress_frames(
+        &mut self,
+        d: &Fact,
+        binds: Vec<(LocalId, E)>,
+    ) -> (Fact, Vec<(LocalId, E)>, Option<u8>) {
+        let far = std::cell::Cell::new(1u8);
+        let record = |s: Sym| -> Option<Sym> {
+            if let Sym::Frozen(depth, ..) = s {
+                far.set(far.get().max(depth));
+            }
+            Some(s)
+        };
+        self.rename_fact(d, &record);
+        for (_, e) in &binds {
+            self.a.rename(*e, &record);
+        }
+        let far = far.get();
+        if far < 2 {
+            return (d.clone(), binds, None);
+        }
+        let keep = |s: Sym| -> Option<Sym> {
+            match s {
+                Sym::Frozen(depth, f, l) if depth == far => Some(Sym::Frozen(ANCESTOR, f, l)),
+                Sym::Frozen(depth, ..) if depth >= 2 => None,
+                other => Some(other),
+            }
+        };
+        let mut out = self.rename_fact(d, &keep);
+        out.normalize();
+        let binds = binds
+            .into_iter()
+            .filter_map(|(p, e)| self.a.rename(e, &keep).map(|e| (p, e)))
+            .collect();
+        (out, binds, (far != ANCESTOR).then(|| far - 1))
     }
 
     /// The regions a function may write, transitively; `None` when it may write anything.
@@ -580,6 +710,7 @@ impl<'p> Engine<'p> {
         d.p.contains(&PtrRel::new(p, q, false))
             || (d.hits(p) && miss(&mut self.a, d, q))
             || (d.hits(q) && miss(&mut self.a, d, p))
+            || self.chain_apart(self.cur_ctx, p, q)
     }
 
     /// Whether location `e` of the fact is known not to be the written location `*e0`,
@@ -1229,6 +1360,20 @@ impl<'p> Engine<'p> {
             )));
             return;
         }
+        if self.chains.contains_key(&ctx)
+            && let Some(r) = fact
+                .p
+                .iter()
+                .find(|r| r.eq && self.chain_apart(ctx, r.l, r.r))
+        {
+            let why = format!(
+                "`{}` would be passed again to a call of `{}` that is still running, which would then never return",
+                self.show(r.l),
+                self.prog.function_name(func)
+            );
+            self.refute(func, node, why);
+            return;
+        }
         let mut index = fact.index(&mut self.a);
         index.witness = witness_of.is_some();
         let key = (func, node, ctx);
@@ -1406,7 +1551,7 @@ impl<'p> Engine<'p> {
                             self.refute(func, node, "the result is the same reference".into());
                             return;
                         };
-                        self.enter_callee(func, node, NONE, f0, g, None, true);
+                        self.enter_callee(func, node, NONE, f0, g, None, true, Frames::Exact);
                     }
                     None => {
                         // A body-less callee: the old value is lost when the result lands.
@@ -1522,7 +1667,8 @@ impl<'p> Engine<'p> {
         g: FuncId,
         caller_slot: Option<SlotId>,
         probe_start: bool,
-    ) {
+        frames: Frames,
+    ) -> bool {
         let gb = self.body(g);
         let ret = gb.ret;
         let shift_in = move |s: Sym| -> Option<Sym> {
@@ -1530,6 +1676,7 @@ impl<'p> Engine<'p> {
                 Sym::Local(f, l) if f == caller => Some(Sym::Frozen(1, f, l)),
                 // The callee's `ret` of a recursive call (see `at_call`).
                 Sym::Frozen(0, f, l) if f == g && Some(l) == ret => Some(Sym::Local(f, l)),
+                Sym::Frozen(ANCESTOR, ..) => Some(s),
                 Sym::Frozen(depth, f, l) => {
                     (depth < MAX_FROZEN_DEPTH).then_some(Sym::Frozen(depth + 1, f, l))
                 }
@@ -1560,14 +1707,29 @@ impl<'p> Engine<'p> {
                 }
             }
         }
+        let mut ancestor = None;
+        let compress = frames != Frames::Exact;
+        if compress {
+            (mapped, binds, ancestor) = self.compress_frames(&mapped, binds);
+        }
+        let link = self.chain_link(caller, call_node, caller_ctx, g);
+        // A compressed context is found by its fact without the region set: a deeper call
+        // that reaches it with more regions joins them into its exit fact (a weaker fact,
+        // whose entry facts reach every caller registered so far).
+        let mut key_fact = mapped.clone();
+        if compress {
+            key_fact.s = RegionSet::empty();
+        }
         let key = (
             g,
-            mapped.clone(),
+            key_fact,
             self.current_witness.is_some(),
             binds.clone(),
+            link.is_some(),
         );
         let ctx = match self.contexts.get(&key) {
             Some(c) => *c,
+            None if frames == Frames::CompressReuse => return false,
             None => {
                 let c = self.next_ctx;
                 self.next_ctx += 1;
@@ -1577,6 +1739,9 @@ impl<'p> Engine<'p> {
                 if !binds.is_empty() {
                     self.bindings.insert(c, (g, binds));
                 }
+                if let Some(l) = link {
+                    self.chains.insert(c, l);
+                }
                 c
             }
         };
@@ -1585,6 +1750,7 @@ impl<'p> Engine<'p> {
             node: call_node,
             ctx: caller_ctx,
             caller_slot,
+            ancestor,
         };
         self.registrations
             .entry((g, ctx))
@@ -1604,13 +1770,21 @@ impl<'p> Engine<'p> {
                 self.unmap_to(&f, g, entry, &reg);
             }
         }
+        true
     }
 
     /// Unmap (Figure 5) a callee-entry fact to one registered call site and continue there.
     fn unmap_to(&mut self, d: &Fact, g: FuncId, entry_slot: SlotId, reg: &Registration) {
         let saved_ctx = self.cur_ctx;
-        self.cur_ctx = reg.ctx;
-        let r = self.unmap(d, g, reg.func, reg.node, true);
+        let g_ctx = self.slots[entry_slot as usize].ctx;
+        let r = self.unmap(
+            d,
+            g,
+            g_ctx,
+            reg.func,
+            reg.node,
+            Some((reg.ctx, reg.ancestor)),
+        );
         self.cur_ctx = saved_ctx;
         let Some(mut f) = r else {
             let why = format!(
@@ -1630,14 +1804,19 @@ impl<'p> Engine<'p> {
     }
 
     /// formal ← shadow; scope(formals); (frozen caller locals back to locals); shadow ← actual.
+    /// `back`: the fact leaves callee context `g_ctx` for caller context `.0`, and the frozen
+    /// frames move back (`.1`: the caller frame `ANCESTOR` stands for, see `Registration`);
+    /// `None` at the entry of a base frame, whose caller has no frozen frames.
     fn unmap(
         &mut self,
         d: &Fact,
         g: FuncId,
+        g_ctx: Ctx,
         caller: FuncId,
         call_node: NodeId,
-        shift_out: bool,
+        back: Option<(Ctx, Option<u8>)>,
     ) -> Option<Fact> {
+        self.cur_ctx = g_ctx;
         let gb = self.body(g);
         let cb = self.body(caller);
         let args = match &cb.node(call_node).stmt.kind {
@@ -1669,9 +1848,14 @@ impl<'p> Engine<'p> {
             cur = self.assign(&cur, pa, sv)?;
         }
         cur = self.scope_begin(&cur, g, &params)?;
-        if shift_out {
+        if let Some((caller_ctx, ancestor)) = back {
+            self.cur_ctx = caller_ctx;
             let out = |s: Sym| -> Option<Sym> {
                 match s {
+                    Sym::Frozen(ANCESTOR, f, l) => match ancestor {
+                        Some(depth) => Some(Sym::Frozen(depth, f, l)),
+                        None => Some(s),
+                    },
                     Sym::Frozen(1, f, l) => Some(Sym::Local(f, l)),
                     Sym::Frozen(depth, f, l) => Some(Sym::Frozen(depth - 1, f, l)),
                     other => Some(other),
@@ -1953,31 +2137,28 @@ impl<'p> Engine<'p> {
             // Too many possible targets: like a body-less unknown function.
             targets.clear();
         }
+        // A pure-descent self-call past the depth limit is still explored with its caller
+        // frames compressed, so that the recursion closes on a context already made: one
+        // call deeper new contexts are made, further down only existing ones are used.
+        let mut frames = Frames::Exact;
+        if let [g] = targets.as_slice()
+            && self.chain_link(func, node, ctx, *g).is_some()
+            && depth >= max_depth
+        {
+            frames = if depth < max_depth + CHAIN_EXTRA_DEPTH {
+                Frames::Compress
+            } else {
+                Frames::CompressReuse
+            };
+        }
         // A single callee that cannot touch the fact, or one too deep to explore, is applied
         // through its MOD summary instead of being explored.
         if let [g] = targets.as_slice() {
             let g = *g;
             if let Some(w) = self.mod_regions(g) {
                 let relevant = self.call_relevant(d, &w, dest_e, &args_e);
-                if !relevant || depth >= max_depth {
-                    if relevant && self.cfg.unknown_calls_escape && self.arg_holds_hit(d, &args_e) {
-                        let callee = self.prog.function_name(g);
-                        self.refute(
-                            func,
-                            node,
-                            format!(
-                                "it is passed to `{callee}` (not followed this deep): it escapes"
-                            ),
-                        );
-                        return;
-                    }
-                    match self.summarise_call(d, &w, dest_e) {
-                        Some(f) => self.insert_preds(func, node, ctx, f, Prov::Edge(id)),
-                        None => {
-                            let t = self.stmt_text(func, node);
-                            self.refute(func, node, format!("`{t}` contradicts it"));
-                        }
-                    }
+                if !relevant || (depth >= max_depth && frames == Frames::Exact) {
+                    self.unexplored_call(id, func, node, ctx, d, g, &w, dest_e, &args_e);
                     return;
                 }
             } else if depth >= max_depth {
@@ -1993,6 +2174,9 @@ impl<'p> Engine<'p> {
             }
             return;
         }
+        // Facts a deep recursive call could not map to an existing context.
+        let mut unmapped = false;
+        let targets_once = targets.clone();
         for g in targets {
             let gb = self.body(g);
             // M3 then M2 (backward): `ret ← 0` after `*dest ← ret`.
@@ -2020,7 +2204,8 @@ impl<'p> Engine<'p> {
                         self.refute(func, node, format!("`{t}` contradicts it"));
                     }
                     for f in cases {
-                        self.enter_callee(func, node, ctx, f, g, Some(id), false);
+                        unmapped |=
+                            !self.enter_callee(func, node, ctx, f, g, Some(id), false, frames);
                     }
                     continue;
                 }
@@ -2031,7 +2216,49 @@ impl<'p> Engine<'p> {
                     None => continue,
                 }
             }
-            self.enter_callee(func, node, ctx, cur, g, Some(id), false);
+            unmapped |= !self.enter_callee(func, node, ctx, cur, g, Some(id), false, frames);
+        }
+        if unmapped
+            && let [g] = targets_once.as_slice()
+            && let Some(w) = self.mod_regions(*g)
+        {
+            self.unexplored_call(id, func, node, ctx, d, *g, &w, dest_e, &args_e);
+        }
+    }
+
+    /// A call of `g` applied through its MOD summary `w` instead of being explored. A hit
+    /// passed to it escapes when unknown calls make pointers escape.
+    #[allow(clippy::too_many_arguments)]
+    fn unexplored_call(
+        &mut self,
+        id: SlotId,
+        func: FuncId,
+        node: NodeId,
+        ctx: Ctx,
+        d: &Fact,
+        g: FuncId,
+        w: &RegionSet,
+        dest_e: Option<E>,
+        args_e: &[E],
+    ) {
+        if self.cfg.unknown_calls_escape
+            && self.call_relevant(d, w, dest_e, args_e)
+            && self.arg_holds_hit(d, args_e)
+        {
+            let callee = self.prog.function_name(g);
+            self.refute(
+                func,
+                node,
+                format!("it is passed to `{callee}` (not followed this deep): it escapes"),
+            );
+            return;
+        }
+        match self.summarise_call(d, w, dest_e) {
+            Some(f) => self.insert_preds(func, node, ctx, f, Prov::Edge(id)),
+            None => {
+                let t = self.stmt_text(func, node);
+                self.refute(func, node, format!("`{t}` contradicts it"));
+            }
         }
     }
 
@@ -2129,7 +2356,7 @@ impl<'p> Engine<'p> {
             return;
         }
         for (cf, cn) in callers {
-            let Some(g) = self.unmap(&f, func, cf, cn, false) else {
+            let Some(g) = self.unmap(&f, func, NONE, cf, cn, None) else {
                 let why = format!("contradiction at the call of `{name}`");
                 self.refute(cf, cn, why);
                 continue;

@@ -33,6 +33,10 @@ pub enum Sym {
 
 /// Frames deeper than this are forgotten (facts about them are dropped, which is sound).
 pub const MAX_FROZEN_DEPTH: u8 = 4;
+/// The depth of `Frozen` symbols of one caller frame farther up than every frame a fact
+/// names by number, kept while the frames between are forgotten (deep in a recursion; see
+/// `Engine::compress_frames`). Map keeps it as is, Unmap gives it back its number.
+pub const ANCESTOR: u8 = u8::MAX;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EKind {

@@ -2,7 +2,7 @@
 
 use super::{Place, ProbeKind, ProbeSite, Root, Start, Subject};
 use crate::ir::{
-    Callee, Expr, ExprId, ExprKind, FunctionIr, LocalId, LocalKind, Notation, ScopeEndKind,
+    Callee, Expr, ExprId, ExprKind, FunctionIr, LocalId, LocalKind, NodeId, Notation, ScopeEndKind,
     StmtKind, Symbol, Type, TypeEnv, display_expr,
 };
 use rustc_hash::FxHashMap;
@@ -382,7 +382,6 @@ fn temp_writers(ir: &FunctionIr) -> Vec<(LocalId, Vec<crate::ir::NodeId>)> {
 /// treats these deaths as `t ← 0` right after the statement, so a temporary is never an extra
 /// reference to a block.
 pub fn temp_deaths(ir: &FunctionIr) -> super::TempDeaths {
-    use crate::ir::NodeId;
     let reads = temp_reads(ir);
     let mut writes: FxHashMap<LocalId, Vec<NodeId>> = FxHashMap::default();
     for id in ir.node_ids() {
@@ -675,5 +674,226 @@ fn escaping_uses(
             escaping_uses(ir, *l, false, escape, unknown);
             escaping_uses(ir, *r, false, escape, unknown);
         }
+    }
+}
+
+/// How a self-recursive function descends: the calls to itself that only pure code can
+/// precede, and the one parameter those calls vary (see `descent`).
+#[derive(Debug)]
+pub(super) struct Descent {
+    /// The varying parameter: a pointer the function never assigns.
+    pub param: LocalId,
+    /// Self-calls that no write to memory, call or unknown code can precede in their frame.
+    pub sites: rustc_hash::FxHashSet<NodeId>,
+}
+
+/// Whether `f` (with self-call nodes `self_calls`) recurses by pure descent, and how.
+///
+/// A frame that reaches one of the returned `sites` has changed nothing but its own
+/// unaliased locals since its entry, and every parameter but `param` is passed on
+/// unchanged. So along a chain of such calls the memory is the same at every entry, and two
+/// frames with the same `param` would run the same path to the same call with the same
+/// arguments: the recursion would never return. In an execution where the inner frame
+/// returns, the `param`s of the frames of the chain are pairwise different.
+pub(super) fn descent(ir: &FunctionIr, self_calls: &[NodeId]) -> Option<Descent> {
+    if self_calls.is_empty() {
+        return None;
+    }
+    let mut written: Vec<bool> = vec![false; ir.locals.len()];
+    let mut impure: Vec<NodeId> = Vec::new();
+    for id in ir.node_ids() {
+        let kind = &ir.node(id).stmt.kind;
+        match kind {
+            StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => {
+                if let Some(l) = written_local(ir, *addr) {
+                    written[l.0 as usize] = true;
+                }
+            }
+            StmtKind::Call { dest: Some(d), .. } => {
+                if let Some(l) = written_local(ir, *d) {
+                    written[l.0 as usize] = true;
+                }
+            }
+            StmtKind::Opaque { .. } => return None,
+            _ => {}
+        }
+        let pure = match kind {
+            StmtKind::Enter
+            | StmtKind::Nop
+            | StmtKind::ScopeBegin { .. }
+            | StmtKind::ScopeEnd { .. } => true,
+            StmtKind::Cond { lhs, rhs, .. } => !has_unknown(ir, *lhs) && !has_unknown(ir, *rhs),
+            StmtKind::Assign { addr, value } => {
+                written_local(ir, *addr).is_some_and(|l| !ir.local(l).address_taken)
+                    && !has_unknown(ir, *addr)
+                    && !has_unknown(ir, *value)
+            }
+            _ => false,
+        };
+        if !pure {
+            impure.push(id);
+        }
+    }
+    // Nodes some path reaches after an impure node (a self-call included).
+    let mut after_impure = vec![false; ir.nodes.len()];
+    let mut stack: Vec<NodeId> = Vec::new();
+    for id in impure {
+        stack.extend(ir.node(id).succs.iter().copied());
+    }
+    while let Some(n) = stack.pop() {
+        if std::mem::replace(&mut after_impure[n.0 as usize], true) {
+            continue;
+        }
+        stack.extend(ir.node(n).succs.iter().copied());
+    }
+    let sites: rustc_hash::FxHashSet<NodeId> = self_calls
+        .iter()
+        .copied()
+        .filter(|n| !after_impure[n.0 as usize])
+        .collect();
+    let mut varying: Vec<usize> = Vec::new();
+    for &site in &sites {
+        let StmtKind::Call { args, .. } = &ir.node(site).stmt.kind else {
+            return None;
+        };
+        if args.len() != ir.params.len() {
+            return None;
+        }
+        for (i, (&a, &p)) in args.iter().zip(&ir.params).enumerate() {
+            let passed_on = matches!(ir.exprs.kind(a), ExprKind::Deref(x)
+                if matches!(ir.exprs.kind(*x), ExprKind::Addr(Symbol::Local(l)) if *l == p))
+                && !written[p.0 as usize]
+                && !ir.local(p).address_taken;
+            if !passed_on && !varying.contains(&i) {
+                varying.push(i);
+            }
+        }
+    }
+    let [i] = varying.as_slice() else {
+        return None;
+    };
+    let param = ir.params[*i];
+    let l = ir.local(param);
+    if written[param.0 as usize] || l.address_taken || !l.ty.is_pointer() {
+        return None;
+    }
+    Some(Descent { param, sites })
+}
+
+fn has_unknown(ir: &FunctionIr, e: ExprId) -> bool {
+    match ir.exprs.kind(e) {
+        ExprKind::Unknown => true,
+        ExprKind::Int(_) | ExprKind::Scalar | ExprKind::Addr(_) => false,
+        ExprKind::Deref(x) | ExprKind::Field(x, _) => has_unknown(ir, *x),
+        ExprKind::Binary(_, l, r) => has_unknown(ir, *l) || has_unknown(ir, *r),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The descent of function `name` in `src`, its self-calls found by name.
+    fn descent_of(src: &str, name: &str) -> Option<(String, usize)> {
+        let tree = crate::syntax::parse(src, None);
+        let items = crate::ir::collect_items(&tree, src);
+        let lib = crate::ir::LibraryModel::standard();
+        let ctx = crate::ir::LowerContext {
+            env: &items.env,
+            lib: &lib,
+        };
+        let ir = items
+            .functions
+            .iter()
+            .map(|f| crate::ir::lower_function(&f.source, &ctx))
+            .find(|ir| ir.name == name)
+            .expect("the function");
+        let calls: Vec<NodeId> = ir
+            .node_ids()
+            .filter(|&n| {
+                matches!(&ir.node(n).stmt.kind,
+                    StmtKind::Call { callee: Callee::Direct(c), .. } if c == name)
+            })
+            .collect();
+        descent(&ir, &calls).map(|d| (ir.local(d.param).name.clone(), d.sites.len()))
+    }
+
+    const NODE: &str = "struct node { int mark; struct node *next; struct node *left; };\n";
+
+    #[test]
+    fn a_recursion_that_only_reads_first_descends_on_its_one_varying_pointer() {
+        let src = format!(
+            "{NODE}struct node *app(struct node *a, struct node *b, int k) {{\n\
+             struct node *t;\n\
+             if (a == 0 || a->mark > k) return b;\n\
+             t = a->next;\n\
+             a->next = app(t, b, k);\n\
+             return a;\n}}\n"
+        );
+        assert_eq!(descent_of(&src, "app"), Some(("a".into(), 1)));
+    }
+
+    #[test]
+    fn a_write_to_memory_before_the_call_is_not_pure() {
+        let src = format!(
+            "{NODE}struct node *walk(struct node *n) {{\n\
+             if (n == 0 || n->mark) return n;\n\
+             n->mark = 1;\n\
+             n->next = walk(n->next);\n\
+             return n;\n}}\n"
+        );
+        assert_eq!(descent_of(&src, "walk"), None);
+    }
+
+    #[test]
+    fn a_call_before_the_recursive_call_is_not_pure() {
+        let src = format!(
+            "{NODE}int seen(struct node *n);\n\
+             struct node *walk(struct node *n) {{\n\
+             if (n == 0 || seen(n)) return n;\n\
+             n->next = walk(n->next);\n\
+             return n;\n}}\n"
+        );
+        assert_eq!(descent_of(&src, "walk"), None);
+    }
+
+    #[test]
+    fn only_the_calls_that_nothing_impure_precedes_are_sites() {
+        // The second call comes after the first, which may write anything.
+        let src = format!(
+            "{NODE}void drop(struct node *t) {{\n\
+             if (t == 0) return;\n\
+             drop(t->left);\n\
+             drop(t->next);\n\
+             t->mark = 0;\n}}\n"
+        );
+        assert_eq!(descent_of(&src, "drop"), Some(("t".into(), 1)));
+    }
+
+    #[test]
+    fn two_varying_arguments_or_an_assigned_parameter_do_not_descend() {
+        let two = format!(
+            "{NODE}int depth(struct node *n, int d) {{\n\
+             if (n == 0) return d;\n\
+             return depth(n->next, d + 1);\n}}\n"
+        );
+        assert_eq!(descent_of(&two, "depth"), None);
+        let assigned = format!(
+            "{NODE}struct node *last(struct node *n) {{\n\
+             if (n == 0) return 0;\n\
+             if (n->next == 0) return n;\n\
+             n = n->next;\n\
+             return last(n);\n}}\n"
+        );
+        assert_eq!(descent_of(&assigned, "last"), None);
+        let global = format!(
+            "{NODE}int count;\n\
+             struct node *walk(struct node *n) {{\n\
+             if (n == 0) return n;\n\
+             count = count + 1;\n\
+             n->next = walk(n->next);\n\
+             return n;\n}}\n"
+        );
+        assert_eq!(descent_of(&global, "walk"), None);
     }
 }
