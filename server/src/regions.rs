@@ -364,23 +364,28 @@ pub struct ModSet {
     pub fields: std::collections::BTreeSet<(String, String)>,
     /// class representatives of typed memory written outside struct fields
     pub mems: std::collections::BTreeSet<String>,
+    /// It may allocate a heap block (an allocation statement, here or in a callee).
+    pub allocates: bool,
 }
 
 impl ModSet {
     pub fn union_with(&mut self, o: &ModSet) -> bool {
         let before = (
             self.all,
+            self.allocates,
             self.globals.len(),
             self.fields.len(),
             self.mems.len(),
         );
         self.all |= o.all;
+        self.allocates |= o.allocates;
         self.globals.extend(o.globals.iter().cloned());
         self.fields.extend(o.fields.iter().cloned());
         self.mems.extend(o.mems.iter().cloned());
         before
             != (
                 self.all,
+                self.allocates,
                 self.globals.len(),
                 self.fields.len(),
                 self.mems.len(),
@@ -588,7 +593,9 @@ pub fn own_writes(
     let mut callees = Vec::new();
     for n in &ir.nodes {
         match &n.stmt.kind {
-            StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => {
+            StmtKind::Assign { addr, .. } => m.add_write(ir, *addr, env, classes),
+            StmtKind::Alloc { addr, .. } => {
+                m.allocates = true;
                 m.add_write(ir, *addr, env, classes)
             }
             StmtKind::Call { dest, callee, args } => {

@@ -2226,8 +2226,17 @@ impl<'p> Engine<'p> {
         }
     }
 
-    /// A call of `g` applied through its MOD summary `w` instead of being explored. A hit
-    /// passed to it escapes when unknown calls make pointers escape.
+    /// A call of `g` applied through its MOD summary `w` instead of being explored.
+    ///
+    /// The summary is the fact with what `g` may write forgotten, which covers every way the
+    /// call could have changed the memory a pre-existing cell lives in. It cannot say that
+    /// the cell was made inside `g`. That is possible when `g` may allocate, writes a region
+    /// of S (or the destination is one), and no hit expression survives the call (each reads
+    /// what `g` writes, or there was none). The fact is then tainted: what can still refute
+    /// it holds whatever made the cell (the path's constraints and relations), the entry of
+    /// `main` ("no heap before the program starts") does not, and an allocation it reaches is
+    /// no evidence of a leak. Otherwise a hit passed to `g` escapes when unknown calls make
+    /// pointers escape (the callee is treated like a body-less one).
     #[allow(clippy::too_many_arguments)]
     fn unexplored_call(
         &mut self,
@@ -2241,7 +2250,17 @@ impl<'p> Engine<'p> {
         dest_e: Option<E>,
         args_e: &[E],
     ) {
-        if self.cfg.unknown_calls_escape
+        let dw = dest_e.map(|de| self.a.pt(de));
+        let kept = d
+            .h
+            .iter()
+            .any(|e| self.disjoint(*e, w) && dw.as_ref().is_none_or(|dw| self.disjoint(*e, dw)));
+        let writes_s = d.s.intersects(w) || dw.as_ref().is_some_and(|dw| d.s.intersects(dw));
+        // A feasibility witness carries no cell, only the path's constraints.
+        let made_inside =
+            !kept && writes_s && self.current_witness.is_none() && self.prog.mod_set(g).allocates;
+        if !made_inside
+            && self.cfg.unknown_calls_escape
             && self.call_relevant(d, w, dest_e, args_e)
             && self.arg_holds_hit(d, args_e)
         {
@@ -2253,13 +2272,13 @@ impl<'p> Engine<'p> {
             );
             return;
         }
-        match self.summarise_call(d, w, dest_e) {
-            Some(f) => self.insert_preds(func, node, ctx, f, Prov::Edge(id)),
-            None => {
-                let t = self.stmt_text(func, node);
-                self.refute(func, node, format!("`{t}` contradicts it"));
-            }
-        }
+        let Some(mut f) = self.summarise_call(d, w, dest_e) else {
+            let t = self.stmt_text(func, node);
+            self.refute(func, node, format!("`{t}` contradicts it"));
+            return;
+        };
+        f.tainted |= made_inside;
+        self.insert_preds(func, node, ctx, f, Prov::Edge(id));
     }
 
     /// An allocation validated the cell only on the "same block" side of a case split
