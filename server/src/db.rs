@@ -509,7 +509,9 @@ pub fn own_mod<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<(ModSet, Vec<u32>)
         },
     };
     // `callees` are the names `classify` found a body for.
-    let (m, callees) = regions::own_writes(&ir, &env, &classes, &classify);
+    let fresh = probe::sites::fresh_writes(&ir);
+    let (m, callees) =
+        regions::own_writes(&ir, &env, &classes, &classify, &|n| fresh.contains_key(&n));
     let mut edges: Vec<u32> = callees
         .iter()
         .filter_map(|n| resolve_function(db, file, n))

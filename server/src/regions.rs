@@ -366,6 +366,11 @@ pub struct ModSet {
     pub mems: std::collections::BTreeSet<String>,
     /// It may allocate a heap block (an allocation statement, here or in a callee).
     pub allocates: bool,
+    /// It may write or free memory that existed before the call: anything but its own
+    /// variables and the fields of blocks it has just allocated itself (see
+    /// `own_writes`). Without it, every location a caller could name before the call keeps
+    /// its value.
+    pub writes_old: bool,
 }
 
 impl ModSet {
@@ -373,12 +378,14 @@ impl ModSet {
         let before = (
             self.all,
             self.allocates,
+            self.writes_old,
             self.globals.len(),
             self.fields.len(),
             self.mems.len(),
         );
         self.all |= o.all;
         self.allocates |= o.allocates;
+        self.writes_old |= o.writes_old;
         self.globals.extend(o.globals.iter().cloned());
         self.fields.extend(o.fields.iter().cloned());
         self.mems.extend(o.mems.iter().cloned());
@@ -386,6 +393,7 @@ impl ModSet {
             != (
                 self.all,
                 self.allocates,
+                self.writes_old,
                 self.globals.len(),
                 self.fields.len(),
                 self.mems.len(),
@@ -582,24 +590,32 @@ pub fn transitive_mod(own: &[std::sync::Arc<(ModSet, Vec<u32>)>]) -> Vec<std::sy
 }
 
 /// A function's own writes, and the functions with a body it calls (by name) — for the MOD
-/// fixpoint. Indirect calls and opaque code make the set `all`.
+/// fixpoint. Indirect calls and opaque code make the set `all`. `fresh(n)`: statement `n`
+/// writes a field of a block this function has just allocated and not handed on (see
+/// `probe::sites::fresh_writes`); such writes do not count as `writes_old`.
 pub fn own_writes(
     ir: &FunctionIr,
     env: &TypeEnv,
     classes: &TypeClasses,
     classify: &dyn Fn(&str) -> CalleeKind,
+    fresh: &dyn Fn(crate::ir::NodeId) -> bool,
 ) -> (ModSet, Vec<String>) {
     let mut m = ModSet::default();
     let mut callees = Vec::new();
-    for n in &ir.nodes {
-        match &n.stmt.kind {
-            StmtKind::Assign { addr, .. } => m.add_write(ir, *addr, env, classes),
+    for id in ir.node_ids() {
+        match &ir.node(id).stmt.kind {
+            StmtKind::Assign { addr, .. } => {
+                m.writes_old |= !own_variable(ir, *addr) && !fresh(id);
+                m.add_write(ir, *addr, env, classes)
+            }
             StmtKind::Alloc { addr, .. } => {
                 m.allocates = true;
+                m.writes_old |= !own_variable(ir, *addr) && !fresh(id);
                 m.add_write(ir, *addr, env, classes)
             }
             StmtKind::Call { dest, callee, args } => {
                 if let Some(d) = dest {
+                    m.writes_old |= !own_variable(ir, *d);
                     m.add_write(ir, *d, env, classes);
                 }
                 match callee {
@@ -610,21 +626,27 @@ pub fn own_writes(
                                 && let Some(a0) = args.first()
                                 && let Some(p) = ir.exprs.ty(*a0).pointee()
                             {
+                                m.writes_old = true;
                                 m.add_mem(p, env, classes, 0);
                             }
                         }
                         CalleeKind::Unknown => {
                             for a in args {
                                 if let Some(p) = ir.exprs.ty(*a).pointee() {
+                                    m.writes_old = true;
                                     m.add_mem(p, env, classes, 0);
                                 }
                             }
                         }
                     },
-                    Callee::Indirect(_) => m.all = true,
+                    Callee::Indirect(_) => {
+                        m.all = true;
+                        m.writes_old = true;
+                    }
                 }
             }
             StmtKind::Free { ptr } => {
+                m.writes_old = true;
                 // The block's references die with it (see the engine's `free`).
                 if let Some(p) = ir.exprs.ty(*ptr).pointee() {
                     let p = env.resolve(p);
@@ -633,11 +655,23 @@ pub fn own_writes(
                     }
                 }
             }
-            StmtKind::Opaque { .. } => m.all = true,
+            StmtKind::Opaque { .. } => {
+                m.all = true;
+                m.writes_old = true;
+            }
             _ => {}
         }
     }
     (m, callees)
+}
+
+/// Whether address `addr` is (a field of) a variable of the function whose address is never
+/// taken: no caller can see the write.
+fn own_variable(ir: &FunctionIr, mut addr: ExprId) -> bool {
+    while let ExprKind::Field(b, _) = ir.exprs.kind(addr) {
+        addr = *b;
+    }
+    matches!(ir.exprs.kind(addr), ExprKind::Addr(Symbol::Local(l)) if !ir.local(*l).address_taken)
 }
 
 // ---- regions ------------------------------------------------------------------------------
@@ -870,6 +904,47 @@ mod tests {
         assert!(c.union_with(&a));
         assert!(!c.union_with(&a));
         assert!(c.is_subset(&a) && a.is_subset(&c));
+    }
+
+    #[test]
+    fn writing_only_blocks_just_allocated_does_not_write_old_memory() {
+        let src = "#include <stdlib.h>\n\
+                   struct n { int v; struct n *next; };\n\
+                   struct n *make(int v, struct n *next) {\n\
+                     struct n *p = malloc(sizeof *p);\n\
+                     if (p == NULL) return NULL;\n\
+                     p->v = v; p->next = next; return p; }\n\
+                   void link(struct n *a, struct n *b) { a->next = b; }\n\
+                   void drop(struct n *a) { free(a); }\n\
+                   struct n *shared(int v) { struct n *p = malloc(sizeof *p); struct n *q = p;\n\
+                     if (p == NULL) return NULL; q->v = v; return p; }\n";
+        let tree = crate::syntax::parse(src, None);
+        let items = crate::ir::collect_items(&tree, src);
+        let lib = crate::ir::LibraryModel::standard();
+        let ctx = crate::ir::LowerContext {
+            env: &items.env,
+            lib: &lib,
+        };
+        let classes = TypeClasses::from_facts(std::iter::empty());
+        let own = |name: &str| {
+            let ir = items
+                .functions
+                .iter()
+                .map(|f| crate::ir::lower_function(&f.source, &ctx))
+                .find(|ir| ir.name == name)
+                .expect("the function");
+            let fresh = crate::probe::sites::fresh_writes(&ir);
+            own_writes(&ir, &items.env, &classes, &|_| CalleeKind::Unknown, &|n| {
+                fresh.contains_key(&n)
+            })
+            .0
+        };
+        let make = own("make");
+        assert!(make.allocates && !make.writes_old, "{make:?}");
+        assert!(own("link").writes_old);
+        assert!(own("drop").writes_old);
+        // A write through a copy of the pointer is not seen as fresh.
+        assert!(own("shared").writes_old);
     }
 
     #[test]

@@ -2237,6 +2237,9 @@ impl<'p> Engine<'p> {
     /// `main` ("no heap before the program starts") does not, and an allocation it reaches is
     /// no evidence of a leak. Otherwise a hit passed to `g` escapes when unknown calls make
     /// pointers escape (the callee is treated like a body-less one).
+    ///
+    /// A callee that writes no memory that existed before the call (`ModSet::writes_old`)
+    /// changes no location the fact can name: its summary only assigns the destination.
     #[allow(clippy::too_many_arguments)]
     fn unexplored_call(
         &mut self,
@@ -2250,6 +2253,33 @@ impl<'p> Engine<'p> {
         dest_e: Option<E>,
         args_e: &[E],
     ) {
+        let ms = self.prog.mod_set(g);
+        let escapes = self.cfg.unknown_calls_escape && self.arg_holds_hit(d, args_e);
+        if !ms.writes_old && !ms.all && !escapes {
+            // Every location the fact can name keeps its value: only the destination changes
+            // (and a cell made inside is the same question as below).
+            let f = match dest_e {
+                Some(de) => {
+                    let u = self.a.mk(EKind::Unknown, &Type::Unknown);
+                    self.assign(d, de, u)
+                }
+                None => Some(d.clone()),
+            };
+            let Some(mut f) = f else {
+                let t = self.stmt_text(func, node);
+                self.refute(func, node, format!("`{t}` contradicts it"));
+                return;
+            };
+            let dw = dest_e.map(|de| self.a.pt(de));
+            let kept =
+                d.h.iter()
+                    .any(|e| dw.as_ref().is_none_or(|dw| self.disjoint(*e, dw)));
+            let writes_s = dw.as_ref().is_some_and(|dw| d.s.intersects(dw)) || d.s.intersects(w);
+            f.tainted |= !kept && writes_s && self.current_witness.is_none() && ms.allocates;
+            f.normalize();
+            self.insert_preds(func, node, ctx, f, Prov::Edge(id));
+            return;
+        }
         let dw = dest_e.map(|de| self.a.pt(de));
         let kept = d
             .h
