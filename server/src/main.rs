@@ -59,6 +59,13 @@ enum Command {
         location: String,
         #[arg(long, value_enum, default_value_t = ProveFormat::Text)]
         format: ProveFormat,
+        /// Transfer-function applications per probe (default 500): raise it when a verdict is
+        /// `unproved (budget)`.
+        #[arg(long)]
+        budget: Option<u32>,
+        /// Configuration file (default: reductio.toml in the file's directory or above).
+        #[arg(long)]
+        config: Option<PathBuf>,
     },
     /// Print the lowered IR and control-flow graph of a file's functions.
     Ir {
@@ -107,7 +114,12 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Command::Prove { location, format } => match prove_command(&location, format) {
+        Command::Prove {
+            location,
+            format,
+            budget,
+            config,
+        } => match prove_command(&location, format, budget, config) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("reductio: {e}");
@@ -138,14 +150,26 @@ fn main() -> ExitCode {
     }
 }
 
-fn config_for(explicit: Option<&Path>, first: &Path) -> Result<Config, String> {
-    match explicit {
+/// The configuration for `first` (or the explicit file), with `--budget` applied.
+fn config_for(
+    explicit: Option<&Path>,
+    first: &Path,
+    budget: Option<u32>,
+) -> Result<Config, String> {
+    let mut cfg = match explicit {
         Some(p) => reductio::files::load_config(p),
         None => match reductio::files::find_config(first) {
             Some(p) => reductio::files::load_config(&p),
             None => Ok(Config::default()),
         },
+    }?;
+    if let Some(b) = budget {
+        if b == 0 {
+            return Err("--budget must be at least 1".into());
+        }
+        cfg.budget.transfers = b;
     }
+    Ok(cfg)
 }
 
 fn check_command(
@@ -162,13 +186,7 @@ fn check_command(
     } else {
         paths
     };
-    let mut cfg = config_for(config.as_deref(), &paths[0])?;
-    if let Some(b) = budget {
-        if b == 0 {
-            return Err("--budget must be at least 1".into());
-        }
-        cfg.budget.transfers = b;
-    }
+    let cfg = config_for(config.as_deref(), &paths[0], budget)?;
     let files = reductio::files::discover(&paths, &cfg.exclude)?;
     let (database, inputs) = reductio::batch::load(cfg, &files)?;
     let (findings, functions) =
@@ -227,12 +245,17 @@ fn parse_location(s: &str) -> Result<(PathBuf, u32, Option<u32>), String> {
     }
 }
 
-fn prove_command(location: &str, format: ProveFormat) -> Result<ExitCode, String> {
+fn prove_command(
+    location: &str,
+    format: ProveFormat,
+    budget: Option<u32>,
+    config: Option<PathBuf>,
+) -> Result<ExitCode, String> {
     let (file, line, col) = parse_location(location)?;
     if !file.is_file() {
         return Err(format!("cannot read {}", file.display()));
     }
-    let cfg = config_for(None, &file)?;
+    let cfg = config_for(config.as_deref(), &file, budget)?;
     // The file's directory is its workspace (not recursively): enough for helpers next door.
     let dir = file
         .parent()

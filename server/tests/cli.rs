@@ -1,0 +1,73 @@
+//! The command line as a user runs it: options, exit codes, and errors for bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn reductio(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_reductio"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run reductio")
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn verdicts(out: &Output) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    v["verdicts"]
+        .as_array()
+        .expect("a verdict list")
+        .iter()
+        .map(|f| {
+            let reason = f["reason"].as_str().unwrap_or("");
+            format!("{} {}", f["verdict"].as_str().unwrap_or("?"), reason)
+                .trim()
+                .to_string()
+        })
+        .collect()
+}
+
+const PROBE: &str = "test-fixtures/idioms/error-path-ok.c:20";
+
+#[test]
+fn prove_takes_a_budget() {
+    let out = reductio(&["prove", "--format", "json", PROBE]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(verdicts(&out), ["proved"]);
+    let out = reductio(&["prove", "--format", "json", "--budget", "1", PROBE]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(verdicts(&out), ["unproved budget"]);
+}
+
+#[test]
+fn a_zero_budget_or_a_missing_config_is_an_error() {
+    for args in [
+        &["prove", "--budget", "0", PROBE][..],
+        &["check", "--budget", "0", "test-fixtures/idioms"][..],
+        &["prove", "--config", "no/such/reductio.toml", PROBE][..],
+    ] {
+        let out = reductio(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).starts_with("reductio: "),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn prove_at_a_line_without_probes_or_in_a_missing_file_is_an_error() {
+    for loc in [
+        "test-fixtures/idioms/error-path-ok.c:1",
+        "test-fixtures/idioms/no-such-file.c:3",
+        "test-fixtures/idioms/error-path-ok.c:0",
+        "test-fixtures/idioms/error-path-ok.c",
+    ] {
+        let out = reductio(&["prove", loc]);
+        assert_eq!(out.status.code(), Some(2), "{loc}: {out:?}");
+    }
+}
