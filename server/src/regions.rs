@@ -435,14 +435,15 @@ impl ModSet {
         }
     }
 
-    /// The write of location `*addr` in function `ir`, as callers see it.
+    /// The write of location `*addr` in function `ir`, as callers see it. `false`: it writes
+    /// the function's own variable (whose address is never taken), which no caller sees.
     pub fn add_write(
         &mut self,
         ir: &FunctionIr,
         addr: ExprId,
         env: &TypeEnv,
         classes: &TypeClasses,
-    ) {
+    ) -> bool {
         // Rooted at a variable?
         let mut cur = addr;
         let mut field_of: Option<(Type, String)> = None;
@@ -450,14 +451,14 @@ impl ModSet {
             match ir.exprs.kind(cur) {
                 ExprKind::Addr(Symbol::Local(l)) => {
                     if !ir.local(*l).address_taken {
-                        return; // the function's own variable
+                        return false; // the function's own variable
                     }
                     break;
                 }
                 ExprKind::Addr(Symbol::Global(g)) => {
                     if !classes.address_taken_globals.contains(g) {
                         self.globals.insert(g.clone());
-                        return;
+                        return true;
                     }
                     break;
                 }
@@ -492,6 +493,7 @@ impl ModSet {
             _ => self.add_mem(&loc_ty, env, classes, 0),
         }
         let _ = field_of;
+        true
     }
 }
 
@@ -604,19 +606,14 @@ pub fn own_writes(
     let mut callees = Vec::new();
     for id in ir.node_ids() {
         match &ir.node(id).stmt.kind {
-            StmtKind::Assign { addr, .. } => {
-                m.writes_old |= !own_variable(ir, *addr) && !fresh(id);
-                m.add_write(ir, *addr, env, classes)
-            }
-            StmtKind::Alloc { addr, .. } => {
-                m.allocates = true;
-                m.writes_old |= !own_variable(ir, *addr) && !fresh(id);
-                m.add_write(ir, *addr, env, classes)
+            StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => {
+                m.allocates |= matches!(ir.node(id).stmt.kind, StmtKind::Alloc { .. });
+                let seen = m.add_write(ir, *addr, env, classes);
+                m.writes_old |= seen && !fresh(id);
             }
             StmtKind::Call { dest, callee, args } => {
                 if let Some(d) = dest {
-                    m.writes_old |= !own_variable(ir, *d);
-                    m.add_write(ir, *d, env, classes);
+                    m.writes_old |= m.add_write(ir, *d, env, classes);
                 }
                 match callee {
                     Callee::Direct(name) => match classify(name) {
@@ -663,15 +660,6 @@ pub fn own_writes(
         }
     }
     (m, callees)
-}
-
-/// Whether address `addr` is (a field of) a variable of the function whose address is never
-/// taken: no caller can see the write.
-fn own_variable(ir: &FunctionIr, mut addr: ExprId) -> bool {
-    while let ExprKind::Field(b, _) = ir.exprs.kind(addr) {
-        addr = *b;
-    }
-    matches!(ir.exprs.kind(addr), ExprKind::Addr(Symbol::Local(l)) if !ir.local(*l).address_taken)
 }
 
 // ---- regions ------------------------------------------------------------------------------
@@ -918,23 +906,12 @@ mod tests {
                    void drop(struct n *a) { free(a); }\n\
                    struct n *shared(int v) { struct n *p = malloc(sizeof *p); struct n *q = p;\n\
                      if (p == NULL) return NULL; q->v = v; return p; }\n";
-        let tree = crate::syntax::parse(src, None);
-        let items = crate::ir::collect_items(&tree, src);
-        let lib = crate::ir::LibraryModel::standard();
-        let ctx = crate::ir::LowerContext {
-            env: &items.env,
-            lib: &lib,
-        };
+        let (env, irs) = crate::ir::lower_snippet(src);
         let classes = TypeClasses::from_facts(std::iter::empty());
         let own = |name: &str| {
-            let ir = items
-                .functions
-                .iter()
-                .map(|f| crate::ir::lower_function(&f.source, &ctx))
-                .find(|ir| ir.name == name)
-                .expect("the function");
-            let fresh = crate::probe::sites::fresh_writes(&ir);
-            own_writes(&ir, &items.env, &classes, &|_| CalleeKind::Unknown, &|n| {
+            let ir = irs.iter().find(|ir| ir.name == name).expect("the function");
+            let fresh = crate::probe::sites::fresh_writes(ir);
+            own_writes(ir, &env, &classes, &|_| CalleeKind::Unknown, &|n| {
                 fresh.contains_key(&n)
             })
             .0
@@ -952,22 +929,13 @@ mod tests {
         let src = "struct a { struct a *n; }; struct b { struct b *m; };\n\
                    void f(struct a *x) { struct b *y = (struct b *)x; y->m = 0; }\n\
                    void g(struct a *p) { void *v = p; struct a *q = v; q->n = 0; }\n";
-        let tree = crate::syntax::parse(src, None);
-        let items = crate::ir::collect_items(&tree, src);
-        let lib = crate::ir::LibraryModel::standard();
-        let ctx = crate::ir::LowerContext {
-            env: &items.env,
-            lib: &lib,
-        };
-        let irs: Vec<std::sync::Arc<FunctionIr>> = items
-            .functions
-            .iter()
-            .map(|f| std::sync::Arc::new(crate::ir::lower_function(&f.source, &ctx)))
-            .collect();
+        let (env, irs) = crate::ir::lower_snippet(src);
+        let irs: Vec<std::sync::Arc<FunctionIr>> =
+            irs.into_iter().map(std::sync::Arc::new).collect();
         let callee = |n: &str| irs.iter().find(|f| f.name == n).cloned();
         let facts: Vec<TypeFacts> = irs
             .iter()
-            .map(|ir| TypeFacts::of_function(ir, &items.env, &callee))
+            .map(|ir| TypeFacts::of_function(ir, &env, &callee))
             .collect();
         let classes = TypeClasses::from_facts(&facts);
         let a = classes.class_of(&Type::Struct("a".into()));

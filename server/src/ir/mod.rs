@@ -20,6 +20,25 @@ pub use lower::{
 pub use types::{FieldDef, FnSig, StructDef, Type, TypeEnv};
 
 use crate::syntax::TextRange;
+
+/// Every function of a C snippet, lowered with the standard library model, and the snippet's
+/// type environment (for unit tests; the database does this for real files).
+#[cfg(test)]
+pub(crate) fn lower_snippet(src: &str) -> (TypeEnv, Vec<FunctionIr>) {
+    let tree = crate::syntax::parse(src, None);
+    let items = collect_items(&tree, src);
+    let lib = LibraryModel::standard();
+    let ctx = LowerContext {
+        env: &items.env,
+        lib: &lib,
+    };
+    let irs = items
+        .functions
+        .iter()
+        .map(|f| lower_function(&f.source, &ctx))
+        .collect();
+    (items.env, irs)
+}
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::fmt;

@@ -521,10 +521,15 @@ impl<'p> Engine<'p> {
         })
     }
 
-    /// A call applied through what the callee may write: S grows by its pointer-holding MOD
-    /// regions, facts reading them are dropped, the destination gets an unknown value.
-    fn summarise_call(&mut self, d: &Fact, w: &RegionSet, dest: Option<E>) -> Option<Fact> {
-        let mut cur = self.havoc(d, w);
+    /// A call applied through what the callee may write (`w`): S grows by its pointer-holding
+    /// MOD regions, facts reading them are dropped, the destination gets an unknown value.
+    /// `None`: the callee writes no memory that existed before the call, so only the
+    /// destination changes.
+    fn summarise_call(&mut self, d: &Fact, w: Option<&RegionSet>, dest: Option<E>) -> Option<Fact> {
+        let mut cur = match w {
+            Some(w) => self.havoc(d, w),
+            None => d.clone(),
+        };
         if let Some(de) = dest {
             let u = self.a.mk(EKind::Unknown, &Type::Unknown);
             cur = self.assign(&cur, de, u)?;
@@ -2176,8 +2181,7 @@ impl<'p> Engine<'p> {
         }
         // Facts a deep recursive call could not map to an existing context.
         let mut unmapped = false;
-        let targets_once = targets.clone();
-        for g in targets {
+        for &g in &targets {
             let gb = self.body(g);
             // M3 then M2 (backward): `ret ← 0` after `*dest ← ret`.
             let mut cur = d.clone();
@@ -2219,7 +2223,7 @@ impl<'p> Engine<'p> {
             unmapped |= !self.enter_callee(func, node, ctx, cur, g, Some(id), false, frames);
         }
         if unmapped
-            && let [g] = targets_once.as_slice()
+            && let [g] = targets.as_slice()
             && let Some(w) = self.mod_regions(*g)
         {
             self.unexplored_call(id, func, node, ctx, d, *g, &w, dest_e, &args_e);
@@ -2255,45 +2259,17 @@ impl<'p> Engine<'p> {
     ) {
         let ms = self.prog.mod_set(g);
         let escapes = self.cfg.unknown_calls_escape && self.arg_holds_hit(d, args_e);
-        if !ms.writes_old && !ms.all && !escapes {
-            // Every location the fact can name keeps its value: only the destination changes
-            // (and a cell made inside is the same question as below).
-            let f = match dest_e {
-                Some(de) => {
-                    let u = self.a.mk(EKind::Unknown, &Type::Unknown);
-                    self.assign(d, de, u)
-                }
-                None => Some(d.clone()),
-            };
-            let Some(mut f) = f else {
-                let t = self.stmt_text(func, node);
-                self.refute(func, node, format!("`{t}` contradicts it"));
-                return;
-            };
-            let dw = dest_e.map(|de| self.a.pt(de));
-            let kept =
-                d.h.iter()
-                    .any(|e| dw.as_ref().is_none_or(|dw| self.disjoint(*e, dw)));
-            let writes_s = dw.as_ref().is_some_and(|dw| d.s.intersects(dw)) || d.s.intersects(w);
-            f.tainted |= !kept && writes_s && self.current_witness.is_none() && ms.allocates;
-            f.normalize();
-            self.insert_preds(func, node, ctx, f, Prov::Edge(id));
-            return;
-        }
+        // Every location the fact can name keeps its value: only the destination changes.
+        let writes_nothing_old = !ms.writes_old && !ms.all && !escapes;
         let dw = dest_e.map(|de| self.a.pt(de));
-        let kept = d
-            .h
-            .iter()
-            .any(|e| self.disjoint(*e, w) && dw.as_ref().is_none_or(|dw| self.disjoint(*e, dw)));
+        let kept = d.h.iter().any(|e| {
+            (writes_nothing_old || self.disjoint(*e, w))
+                && dw.as_ref().is_none_or(|dw| self.disjoint(*e, dw))
+        });
         let writes_s = d.s.intersects(w) || dw.as_ref().is_some_and(|dw| d.s.intersects(dw));
         // A feasibility witness carries no cell, only the path's constraints.
-        let made_inside =
-            !kept && writes_s && self.current_witness.is_none() && self.prog.mod_set(g).allocates;
-        if !made_inside
-            && self.cfg.unknown_calls_escape
-            && self.call_relevant(d, w, dest_e, args_e)
-            && self.arg_holds_hit(d, args_e)
-        {
+        let made_inside = !kept && writes_s && self.current_witness.is_none() && ms.allocates;
+        if escapes && !made_inside {
             let callee = self.prog.function_name(g);
             self.refute(
                 func,
@@ -2302,7 +2278,7 @@ impl<'p> Engine<'p> {
             );
             return;
         }
-        let Some(mut f) = self.summarise_call(d, w, dest_e) else {
+        let Some(mut f) = self.summarise_call(d, (!writes_nothing_old).then_some(w), dest_e) else {
             let t = self.stmt_text(func, node);
             self.refute(func, node, format!("`{t}` contradicts it"));
             return;

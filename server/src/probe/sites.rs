@@ -795,17 +795,9 @@ mod tests {
 
     /// The descent of function `name` in `src`, its self-calls found by name.
     fn descent_of(src: &str, name: &str) -> Option<(String, usize)> {
-        let tree = crate::syntax::parse(src, None);
-        let items = crate::ir::collect_items(&tree, src);
-        let lib = crate::ir::LibraryModel::standard();
-        let ctx = crate::ir::LowerContext {
-            env: &items.env,
-            lib: &lib,
-        };
-        let ir = items
-            .functions
-            .iter()
-            .map(|f| crate::ir::lower_function(&f.source, &ctx))
+        let ir = crate::ir::lower_snippet(src)
+            .1
+            .into_iter()
             .find(|ir| ir.name == name)
             .expect("the function");
         let calls: Vec<NodeId> = ir
