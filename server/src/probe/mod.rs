@@ -8,6 +8,7 @@
 
 mod engine;
 pub mod expr;
+mod footprint;
 pub mod library;
 pub mod sites;
 pub mod state;
