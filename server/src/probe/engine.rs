@@ -9,6 +9,7 @@
 //! Facts are kept separated by the regions of their hit expressions (§4.8).
 
 use super::expr::{ANCESTOR, Arena, E, EKind, MAX_FROZEN_DEPTH, Sym, display};
+use super::footprint::{Footprint, Node};
 use super::library::{Returns, is_noreturn, known_function};
 use super::state::{
     Constraint, Fact, FactIndex, MAX_RELS, PtrRel, Rel, apply_tags, cleanup, infeasible, miss,
@@ -169,6 +170,12 @@ struct Engine<'p> {
     mod_regions: FxHashMap<FuncId, Option<RegionSet>>,
     /// How each function recurses by pure descent, if it does (see `sites::descent`).
     descents: FxHashMap<FuncId, Option<Arc<super::sites::Descent>>>,
+    /// The footprint of each pure-descent function, if it holds (see `footprint`).
+    footprints: FxHashMap<FuncId, Option<Arc<Footprint>>>,
+    /// The program point whose footprint facts hold for the values being compared: a
+    /// statement being applied (facts across it), or the point right after a statement (a
+    /// fact being stored there).
+    cur_point: Option<(FuncId, NodeId, bool)>,
     /// Contexts on a chain of pure-descent self-calls that starts at a frame of the base
     /// context: the function and its descent parameter.
     chains: FxHashMap<Ctx, (FuncId, LocalId)>,
@@ -214,6 +221,8 @@ pub fn run_probe(
         stable_params: FxHashMap::default(),
         ctx_depth: FxHashMap::default(),
         descents: FxHashMap::default(),
+        footprints: FxHashMap::default(),
+        cur_point: None,
         chains: FxHashMap::default(),
         mod_regions: FxHashMap::default(),
     };
@@ -288,6 +297,11 @@ impl<'p> Engine<'p> {
     fn tr_in(&mut self, f: FuncId, ctx: Ctx, e: crate::ir::ExprId) -> E {
         let b = self.body(f);
         let x = self.a.translate(f, &b, e);
+        self.bind(f, ctx, x)
+    }
+
+    /// Expression `x` of `f` with the parameter bindings of context `ctx` applied.
+    fn bind(&mut self, f: FuncId, ctx: Ctx, x: E) -> E {
         match self.bindings.get(&ctx) {
             Some((g, binds)) if *g == f && !binds.is_empty() => {
                 if let Some(&y) = self.bound_cache.get(&(ctx, x)) {
@@ -351,17 +365,142 @@ impl<'p> Engine<'p> {
             return d.clone();
         }
         let b = self.body(g);
-        let calls: Vec<NodeId> = b
-            .node_ids()
+        let calls = self.self_calls(g);
+        let d = super::sites::descent(&b, &calls).map(Arc::new);
+        self.descents.insert(g, d.clone());
+        d
+    }
+
+    /// The self-calls of `g`.
+    fn self_calls(&mut self, g: FuncId) -> Vec<NodeId> {
+        let b = self.body(g);
+        b.node_ids()
             .filter(|&n| {
                 matches!(&b.node(n).stmt.kind,
                     StmtKind::Call { callee: Callee::Direct(name), .. }
                         if self.prog.resolve(g, name) == Some(g))
             })
-            .collect();
-        let d = super::sites::descent(&b, &calls).map(Arc::new);
-        self.descents.insert(g, d.clone());
-        d
+            .collect()
+    }
+
+    /// The footprint of pure-descent function `g`, if it holds (see `footprint`). Other
+    /// callees must not write memory that existed before the call: functions with a body
+    /// by their MOD set, library functions that write nothing through their arguments but
+    /// the caller's own variables.
+    fn footprint(&mut self, g: FuncId) -> Option<Arc<Footprint>> {
+        if let Some(f) = self.footprints.get(&g) {
+            return f.clone();
+        }
+        let fp = self.descent(g).and_then(|d| {
+            let b = self.body(g);
+            let calls = self.self_calls(g);
+            let prog = self.prog;
+            let harmless = |n: NodeId| -> bool {
+                let StmtKind::Call {
+                    callee: Callee::Direct(name),
+                    args,
+                    ..
+                } = &b.node(n).stmt.kind
+                else {
+                    return false;
+                };
+                match prog.resolve(g, name) {
+                    Some(h) => {
+                        let ms = prog.mod_set(h);
+                        !ms.all && !ms.writes_old
+                    }
+                    None => {
+                        known_function(name).is_some_and(|k| !k.writes_first_argument)
+                            && args.iter().all(|a| {
+                                !b.exprs.ty(*a).pointee().is_some_and(|t| t.is_pointer())
+                                    || matches!(
+                                        b.exprs.kind(*a),
+                                        crate::ir::ExprKind::Addr(crate::ir::Symbol::Local(_))
+                                    )
+                            })
+                    }
+                }
+            };
+            super::footprint::footprint(&b, &d, &calls, &harmless).map(Arc::new)
+        });
+        self.footprints.insert(g, fp.clone());
+        fp
+    }
+
+    /// Which node of a pure-descent chain pointer value `e` is, at the current point: the
+    /// current frame's descent parameter (`Some(0)`), its child's once the descent call
+    /// returned (`Some(-1)`, from the footprint), or, in a chain context, a caller frame's
+    /// parameter (its depth).
+    fn frame_of(&mut self, e: E) -> Option<i16> {
+        let ctx = self.cur_ctx;
+        if let Some(&(g, p)) = self.chains.get(&ctx)
+            && let Some(d) = self.chain_frame(e, g, p)
+        {
+            return Some(d as i16);
+        }
+        let (func, node, after) = self.cur_point?;
+        let param = self.descent(func)?.param;
+        let fp = self.footprint(func)?;
+        let known = if after {
+            fp.after(node)
+        } else {
+            fp.across(node)
+        };
+        let own = {
+            let pa = self.local_addr(func, param);
+            let pv = self.a.deref(pa);
+            self.bind(func, ctx, pv)
+        };
+        let node_of = |n: Node| -> i16 {
+            match n {
+                Node::Own => 0,
+                Node::Child => -1,
+            }
+        };
+        let known = known.clone();
+        self.node_in(e, own, func, &known).map(node_of)
+    }
+
+    /// `frame_of` below the chain contexts: a read of the own parameter (or its bound value),
+    /// of a local or of a field the footprint knows.
+    fn node_in(
+        &mut self,
+        e: E,
+        own: E,
+        func: FuncId,
+        known: &super::footprint::Known,
+    ) -> Option<Node> {
+        if e == own {
+            return Some(Node::Own);
+        }
+        let EKind::Deref(a) = *self.a.kind(e) else {
+            return None;
+        };
+        match *self.a.kind(a) {
+            EKind::Addr(Sym::Local(f, l)) if f == func => known.local(l),
+            EKind::Field(b, fld) => {
+                let of = self.node_in(b, own, func, known)?;
+                let name = self.a.string_of(fld).to_string();
+                known.field(of, &name)
+            }
+            _ => {
+                let of = self.node_in(a, own, func, known)?;
+                known.field(of, "")
+            }
+        }
+    }
+
+    /// Whether pointer values `p` and `q` are the parameters of two different frames of a
+    /// pure-descent chain whose frames return (see `sites::descent`): then they differ. A
+    /// caller frame and the child are both frames of the chain only in a chain context.
+    fn frames_apart(&mut self, p: E, q: E) -> bool {
+        if p == q {
+            return false;
+        }
+        let Some(a) = self.frame_of(p) else {
+            return false;
+        };
+        matches!(self.frame_of(q), Some(b) if a != b)
     }
 
     /// Whether the call of `g` at `node` of `caller`, in context `ctx`, continues a chain of
@@ -393,19 +532,6 @@ impl<'p> Engine<'p> {
             EKind::Addr(Sym::Frozen(d, f, l)) if d > 0 && f == g && l == p => Some(d),
             _ => None,
         }
-    }
-
-    /// Whether `p` and `q` read the descent parameter in two different frames of context
-    /// `ctx`'s chain: in an execution where the frames return they differ (see
-    /// `sites::descent`). `ANCESTOR` is farther up than every numbered frame of a fact.
-    fn chain_apart(&self, ctx: Ctx, p: E, q: E) -> bool {
-        let Some(&(g, param)) = self.chains.get(&ctx) else {
-            return false;
-        };
-        matches!(
-            (self.chain_frame(p, g, param), self.chain_frame(q, g, param)),
-            (Some(a), Some(b)) if a != b
-        )
     }
 
     /// Deep in a pure-descent chain, forget the caller frames between the nearest
@@ -557,6 +683,38 @@ impl<'p> Engine<'p> {
             EKind::Bin(_, l, r) => self.frame_stable(l) && self.frame_stable(r),
             EKind::Unknown => false,
         }
+    }
+
+    /// At a descent call of `g` by itself whose footprint holds (see `footprint`): the
+    /// caller frame's descent parameter as seen from the callee (`shift` applied). The callee
+    /// writes no field of that node, so a field of it keeps its value while the callee runs.
+    fn owned_by_caller(
+        &mut self,
+        caller: FuncId,
+        node: NodeId,
+        caller_ctx: Ctx,
+        g: FuncId,
+        shift: &dyn Fn(Sym) -> Option<Sym>,
+    ) -> Option<E> {
+        if caller != g {
+            return None;
+        }
+        let d = self.descent(g)?;
+        if !d.sites.contains(&node) {
+            return None;
+        }
+        self.footprint(g)?;
+        let pa = self.local_addr(g, d.param);
+        let pv = self.a.deref(pa);
+        // The caller's own binding holds while the caller runs, and so while this call does.
+        let own = self.bind(g, caller_ctx, pv);
+        self.a.rename(own, shift)
+    }
+
+    /// Whether `e` reads a field of the node `base` points to.
+    fn field_of(&self, e: E, base: E) -> bool {
+        matches!(*self.a.kind(e), EKind::Deref(x)
+            if matches!(*self.a.kind(x), EKind::Field(b, _) if b == base))
     }
 
     fn local_addr(&mut self, f: FuncId, l: LocalId) -> E {
@@ -715,7 +873,7 @@ impl<'p> Engine<'p> {
         d.p.contains(&PtrRel::new(p, q, false))
             || (d.hits(p) && miss(&mut self.a, d, q))
             || (d.hits(q) && miss(&mut self.a, d, p))
-            || self.chain_apart(self.cur_ctx, p, q)
+            || self.frames_apart(p, q)
     }
 
     /// Whether location `e` of the fact is known not to be the written location `*e0`,
@@ -724,7 +882,33 @@ impl<'p> Engine<'p> {
         let EKind::Deref(x) = *self.a.kind(e) else {
             return false;
         };
-        self.disjoint(x, w) && self.disjoint(e0, w) && self.distinct_addrs(d, x, e0)
+        self.unchanged_by(x, w, e0) && self.unchanged_by(e0, w, e0) && self.distinct_addrs(d, x, e0)
+    }
+
+    /// Whether address `e` keeps its value across a write to location `*e0` in `w`: each
+    /// memory read in it is outside `w`, or at an address that keeps its value and is another
+    /// location than `*e0` by facts that hold before and after the write (the footprint and
+    /// the chain, see `frames_apart`).
+    fn unchanged_by(&mut self, e: E, w: &RegionSet, e0: E) -> bool {
+        if self.disjoint(e, w) {
+            return true;
+        }
+        match *self.a.kind(e) {
+            EKind::Deref(a) => {
+                a != e0
+                    && self.unchanged_by(a, w, e0)
+                    && match (*self.a.kind(a), *self.a.kind(e0)) {
+                        (EKind::Field(p, f), EKind::Field(q, g)) => {
+                            f == g && self.frames_apart(p, q)
+                        }
+                        _ => false,
+                    }
+            }
+            EKind::Field(b, _) => self.unchanged_by(b, w, e0),
+            EKind::Bin(_, l, r) => self.unchanged_by(l, w, e0) && self.unchanged_by(r, w, e0),
+            EKind::Int(_) | EKind::Num | EKind::Addr(_) => true,
+            EKind::Unknown => false,
+        }
     }
 
     /// `e` past the write `*e0 ← e1` to `w`, like a miss expression (FILTER1, FILTER4,
@@ -831,6 +1015,10 @@ impl<'p> Engine<'p> {
     fn context_disjoint(&mut self, e: E, target: E, w: &RegionSet) -> bool {
         let mut mems: SmallVec<[E; 8]> = SmallVec::new();
         self.a.mems(e, &mut mems);
+        let e0 = match *self.a.kind(target) {
+            EKind::Deref(e0) => Some(e0),
+            _ => None,
+        };
         mems.into_iter().all(|m| {
             if m == target {
                 return true;
@@ -839,6 +1027,7 @@ impl<'p> Engine<'p> {
                 EKind::Deref(x) => {
                     !self.a.pt(x).intersects(w)
                         || self.fresh_base.is_some_and(|n| self.apart_from_fresh(x, n))
+                        || e0.is_some_and(|e0| self.unchanged_by(m, w, e0))
                 }
                 _ => true,
             }
@@ -910,7 +1099,11 @@ impl<'p> Engine<'p> {
                 top.push(r);
                 continue;
             };
-            if self.disjoint(addr, w) {
+            let e0 = subst.and_then(|(target, _)| match *self.a.kind(target) {
+                EKind::Deref(e0) => Some(e0),
+                _ => None,
+            });
+            if self.disjoint(addr, w) || e0.is_some_and(|e0| self.unchanged_by(addr, w, e0)) {
                 kept.push((r, x));
                 continue;
             }
@@ -962,7 +1155,7 @@ impl<'p> Engine<'p> {
                 if self.disjoint(e, &w) || self.apart_from_target(d, e, e0, &w) {
                     out.push(e);
                 } else if let EKind::Deref(x) = *self.a.kind(e) {
-                    let x_disjoint = self.disjoint(x, &w);
+                    let x_disjoint = self.unchanged_by(x, &w, e0);
                     // FILTER4: the right-hand side keeps its value if it is overwritten by it.
                     if e == e1 && x_disjoint {
                         out.push(e);
@@ -983,7 +1176,7 @@ impl<'p> Engine<'p> {
             }
         }
         // SUBST2: the written location missed, so the written value misses.
-        if e0_disjoint && self.misses(d, target) {
+        if (e0_disjoint || self.unchanged_by(e0, &w, e0)) && self.misses(d, target) {
             m2.push(e1);
         }
         // Constraints transform like miss expressions (FILTER1, FILTER4, SUBST1); a constraint
@@ -1365,12 +1558,15 @@ impl<'p> Engine<'p> {
             )));
             return;
         }
-        if self.chains.contains_key(&ctx)
-            && let Some(r) = fact
-                .p
-                .iter()
-                .find(|r| r.eq && self.chain_apart(ctx, r.l, r.r))
-        {
+        let saved = (self.cur_point.replace((func, node, true)), self.cur_ctx);
+        self.cur_ctx = ctx;
+        let apart = fact
+            .p
+            .iter()
+            .find(|r| r.eq && self.frames_apart(r.l, r.r))
+            .cloned();
+        (self.cur_point, self.cur_ctx) = saved;
+        if let Some(r) = apart {
             let why = format!(
                 "`{}` would be passed again to a call of `{}` that is still running, which would then never return",
                 self.show(r.l),
@@ -1698,6 +1894,7 @@ impl<'p> Engine<'p> {
             let cb = self.body(caller);
             if let StmtKind::Call { args, .. } = &cb.node(call_node).stmt.kind {
                 let args = args.clone();
+                let owned = self.owned_by_caller(caller, call_node, caller_ctx, g, &shift_in);
                 for p in stable {
                     let Some(i) = gb.params.iter().position(|x| *x == p) else {
                         continue;
@@ -1705,7 +1902,8 @@ impl<'p> Engine<'p> {
                     let Some(a) = args.get(i) else { continue };
                     let actual = self.tr_in(caller, caller_ctx, *a);
                     if let Some(shifted) = self.a.rename(actual, &shift_in)
-                        && self.frame_stable(shifted)
+                        && (self.frame_stable(shifted)
+                            || owned.is_some_and(|o| self.field_of(shifted, o)))
                     {
                         binds.push((p, shifted));
                     }
@@ -1917,6 +2115,19 @@ impl<'p> Engine<'p> {
     }
 
     fn step(&mut self, id: SlotId) {
+        // Footprint facts hold at the statement being applied; a call or an entry moves to
+        // other frames, where they do not.
+        let (func, node) = (self.slots[id as usize].func, self.slots[id as usize].node);
+        let b = self.body(func);
+        self.cur_point = match b.node(node).stmt.kind {
+            StmtKind::Call { .. } | StmtKind::Enter => None,
+            _ => Some((func, node, false)),
+        };
+        self.step_node(id);
+        self.cur_point = None;
+    }
+
+    fn step_node(&mut self, id: SlotId) {
         let (func, node, ctx) = {
             let s = &self.slots[id as usize];
             (s.func, s.node, s.ctx)
@@ -1926,6 +2137,7 @@ impl<'p> Engine<'p> {
         self.cur_ctx = ctx;
         let b = self.body(func);
         if trace_enabled() {
+            super::expr::SHOW_FRAMES.store(true, std::sync::atomic::Ordering::Relaxed);
             let text = display_stmt(&b, &b.node(node).stmt.kind, Notation::C);
             eprintln!(
                 "[{} n{} ctx{}{}] {text}\n    {}",

@@ -543,9 +543,20 @@ fn sym_name(a: &Arena, s: Sym, local_name: &dyn Fn(FuncId, LocalId) -> String) -
         Sym::Global(g) | Sym::Function(g) => a.string_of(g).to_string(),
         Sym::StringLit(..) => "\"…\"".into(),
         Sym::Shadow(i) => format!("<arg{i}>"),
+        Sym::Frozen(d, f, l) if SHOW_FRAMES.load(std::sync::atomic::Ordering::Relaxed) => {
+            if d == ANCESTOR {
+                format!("{}^A", local_name(f, l))
+            } else {
+                format!("{}^{d}", local_name(f, l))
+            }
+        }
         Sym::Frozen(_, f, l) => local_name(f, l),
     }
 }
+
+/// Name caller-frame variables with their depth (`x^1`): for `REDUCTIO_TRACE`, never in
+/// messages.
+pub static SHOW_FRAMES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 fn c_value(a: &Arena, e: E, ln: &dyn Fn(FuncId, LocalId) -> String, out: &mut String, depth: u32) {
     if depth > 64 {
