@@ -433,6 +433,27 @@ fn write_helper(out: &mut Out, rng: &mut Rng, st: &Style, h: Helper) {
             }
             out.line("}");
         }
+        Helper::ListReverse if v == 2 => {
+            // Recursive: the frame links its old successor back to itself after the call.
+            out.line("static struct node *list_reverse(struct node *x)");
+            out.line("{");
+            out.line("struct node *rest;");
+            out.line(&format!(
+                "if ({} || {})",
+                st.is_null("x"),
+                st.is_null("x->next")
+            ));
+            out.line("    return x;");
+            out.line("rest = list_reverse(x->next);");
+            out.line("x->next->next = x;");
+            out.line("x->next = NULL;");
+            if bug {
+                out.line(&format!("if (x->val == {k})"));
+                out.line("    return x;");
+            }
+            out.line("return rest;");
+            out.line("}");
+        }
         Helper::ListReverse => {
             out.line("static struct node *list_reverse(struct node *x)");
             out.line("{");
