@@ -1426,6 +1426,16 @@ void g(int a) {
   return v(a);
 }
 "#;
+
+    // `assert(e)` is `if (!(e)) abort();`.
+    assert_is_a_check: r#"
+#include <assert.h>
+struct s { struct s *next; };
+void f(struct s *p, int n) {
+  assert(p != 0 && n > 0);
+  p->next = 0;
+}
+"#;
 }
 
 /// A statement macro without `;` that the configuration names as a deallocator is a free of its

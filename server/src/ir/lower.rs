@@ -2585,6 +2585,7 @@ impl<'a> Builder<'a> {
     fn effect_inner(&mut self, n: Node) {
         let range = TextRange::of_node(&n);
         match n.kind() {
+            "call_expression" if self.is_assert(n) => self.assert_call(n, range),
             "call_expression" => self.call(n, None, range),
             "assignment_expression" => {
                 self.assignment(n);
@@ -3776,6 +3777,37 @@ impl<'a> Builder<'a> {
     }
 
     /// Lower a call, storing the result at `dest` (an address) if given.
+    /// `assert(e)` (the `<assert.h>` macro, seen unexpanded), unless the file declares an
+    /// `assert` of its own.
+    fn is_assert(&self, n: Node) -> bool {
+        n.child_by_field_name("function")
+            .is_some_and(|f| f.kind() == "identifier" && text(f, self.src) == "assert")
+            && self.is_direct_callee("assert")
+            && !self.ctx.env.functions.contains_key("assert")
+            && n.child_by_field_name("arguments")
+                .is_some_and(|a| a.named_child_count() == 1)
+    }
+
+    /// `assert(e)` as `if (!(e)) abort();`: past it, `e` holds. A program built with
+    /// `NDEBUG` skips the check; a path on which an assertion fails is one its author ruled
+    /// out, and the analysis does the same (ARCHITECTURE.md, "Unsound assumptions").
+    fn assert_call(&mut self, n: Node, range: TextRange) {
+        let Some(arg) = n
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(0))
+        else {
+            return;
+        };
+        self.ensure_reachable_point(range);
+        let holds = self.join(range);
+        let fails = self.join(range);
+        self.cond(arg, holds, fails);
+        self.cur = Some(fails);
+        self.emit_call(Callee::Direct("abort".into()), Vec::new(), None, n, range);
+        self.jump_to(holds);
+        self.cur = Some(holds);
+    }
+
     fn call(&mut self, n: Node, dest: Option<ExprId>, range: TextRange) {
         let Some(callee_node) = n.child_by_field_name("function") else {
             self.fallback(range, "call without a callee");
