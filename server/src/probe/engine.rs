@@ -441,24 +441,18 @@ impl<'p> Engine<'p> {
         let (func, node, after) = self.cur_point?;
         let param = self.descent(func)?.param;
         let fp = self.footprint(func)?;
+        let pa = self.local_addr(func, param);
+        let pv = self.a.deref(pa);
+        let own = self.bind(func, ctx, pv);
         let known = if after {
             fp.after(node)
         } else {
             fp.across(node)
         };
-        let own = {
-            let pa = self.local_addr(func, param);
-            let pv = self.a.deref(pa);
-            self.bind(func, ctx, pv)
-        };
-        let node_of = |n: Node| -> i16 {
-            match n {
-                Node::Own => 0,
-                Node::Child => -1,
-            }
-        };
-        let known = known.clone();
-        self.node_in(e, own, func, &known).map(node_of)
+        self.node_in(e, own, func, known).map(|n| match n {
+            Node::Own => 0,
+            Node::Child => -1,
+        })
     }
 
     /// `frame_of` below the chain contexts: a read of the own parameter (or its bound value),
@@ -837,7 +831,7 @@ impl<'p> Engine<'p> {
                 return false;
             }
             for y in tags {
-                let Some(ya) = self.tag_addr(y) else {
+                let Some(ya) = self.addr_of(y) else {
                     return false;
                 };
                 if !self.distinct_addrs(d, x, ya) {
@@ -1015,10 +1009,7 @@ impl<'p> Engine<'p> {
     fn context_disjoint(&mut self, e: E, target: E, w: &RegionSet) -> bool {
         let mut mems: SmallVec<[E; 8]> = SmallVec::new();
         self.a.mems(e, &mut mems);
-        let e0 = match *self.a.kind(target) {
-            EKind::Deref(e0) => Some(e0),
-            _ => None,
-        };
+        let e0 = self.addr_of(target);
         mems.into_iter().all(|m| {
             if m == target {
                 return true;
@@ -1075,8 +1066,8 @@ impl<'p> Engine<'p> {
         f.normalize_tags();
     }
 
-    /// The address of a tag location (`*x`), which decides where it is.
-    fn tag_addr(&self, e: E) -> Option<E> {
+    /// The address `x` of a location `*x` (`None` for anything else).
+    fn addr_of(&self, e: E) -> Option<E> {
         match *self.a.kind(e) {
             EKind::Deref(x) => Some(x),
             _ => None,
@@ -1094,15 +1085,12 @@ impl<'p> Engine<'p> {
     ) -> SmallVec<[(Region, E); 2]> {
         let mut kept: SmallVec<[(Region, E); 2]> = SmallVec::new();
         let mut top: SmallVec<[Region; 2]> = SmallVec::new();
+        let e0 = subst.and_then(|(target, _)| self.addr_of(target));
         for &(r, x) in t {
-            let Some(addr) = self.tag_addr(x) else {
+            let Some(addr) = self.addr_of(x) else {
                 top.push(r);
                 continue;
             };
-            let e0 = subst.and_then(|(target, _)| match *self.a.kind(target) {
-                EKind::Deref(e0) => Some(e0),
-                _ => None,
-            });
             if self.disjoint(addr, w) || e0.is_some_and(|e0| self.unchanged_by(addr, w, e0)) {
                 kept.push((r, x));
                 continue;

@@ -54,6 +54,18 @@ pub struct Known {
 }
 
 impl Known {
+    /// What holds at two points: the facts they share.
+    fn meet(a: &Known, b: &Known) -> Known {
+        fn common<T: PartialEq + Clone>(a: &[T], b: &[T]) -> Vec<T> {
+            a.iter().filter(|x| b.contains(x)).cloned().collect()
+        }
+        Known {
+            locals: common(&a.locals, &b.locals),
+            own_fields: common(&a.own_fields, &b.own_fields),
+            child_fields: common(&a.child_fields, &b.child_fields),
+        }
+    }
+
     pub fn local(&self, l: LocalId) -> Option<Node> {
         self.locals.iter().find(|(x, _)| *x == l).map(|(_, n)| *n)
     }
@@ -129,6 +141,11 @@ impl State {
             V::Is(n) => Some(*n),
             _ => None,
         };
+        let named = |m: &BTreeMap<u32, V>| -> Vec<(String, Node)> {
+            m.iter()
+                .filter_map(|(k, v)| node(v).map(|n| (fields[*k as usize].clone(), n)))
+                .collect()
+        };
         Known {
             locals: self
                 .locals
@@ -136,39 +153,8 @@ impl State {
                 .enumerate()
                 .filter_map(|(i, v)| node(v).map(|n| (LocalId(i as u32), n)))
                 .collect(),
-            own_fields: self
-                .own
-                .iter()
-                .filter_map(|(k, v)| node(v).map(|n| (fields[*k as usize].clone(), n)))
-                .collect(),
-            child_fields: self
-                .child
-                .iter()
-                .filter_map(|(k, v)| node(v).map(|n| (fields[*k as usize].clone(), n)))
-                .collect(),
-        }
-    }
-
-    fn meet(a: &Known, b: &Known) -> Known {
-        Known {
-            locals: a
-                .locals
-                .iter()
-                .filter(|x| b.locals.contains(x))
-                .cloned()
-                .collect(),
-            own_fields: a
-                .own_fields
-                .iter()
-                .filter(|x| b.own_fields.contains(x))
-                .cloned()
-                .collect(),
-            child_fields: a
-                .child_fields
-                .iter()
-                .filter(|x| b.child_fields.contains(x))
-                .cloned()
-                .collect(),
+            own_fields: named(&self.own),
+            child_fields: named(&self.child),
         }
     }
 }
@@ -417,7 +403,7 @@ pub(super) fn footprint(
     let known = |s: &Option<State>| s.as_ref().map(|s| s.known(&fields)).unwrap_or_default();
     let after: Vec<Known> = output.iter().map(known).collect();
     let across: Vec<Known> = (0..n)
-        .map(|i| State::meet(&known(&input[i]), &after[i]))
+        .map(|i| Known::meet(&known(&input[i]), &after[i]))
         .collect();
     Some(Footprint { across, after })
 }
@@ -429,18 +415,7 @@ mod tests {
     /// The footprint of function `name` in `src`, or `None` when it does not hold; calls to
     /// other functions count as harmless when `harmless` says so.
     fn check(src: &str, name: &str, harmless: bool) -> Option<(FunctionIr, Footprint)> {
-        let ir = crate::ir::lower_snippet(src)
-            .1
-            .into_iter()
-            .find(|ir| ir.name == name)
-            .expect("the function");
-        let calls: Vec<NodeId> = ir
-            .node_ids()
-            .filter(|&n| {
-                matches!(&ir.node(n).stmt.kind,
-                    StmtKind::Call { callee: Callee::Direct(c), .. } if c == name)
-            })
-            .collect();
+        let (ir, calls) = super::super::sites::recursive_snippet(src, name);
         let d = super::super::sites::descent(&ir, &calls)?;
         let fp = footprint(&ir, &d, &calls, &|_| harmless)?;
         Some((ir, fp))

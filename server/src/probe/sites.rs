@@ -780,6 +780,24 @@ pub(super) fn descent(ir: &FunctionIr, self_calls: &[NodeId]) -> Option<Descent>
     Some(Descent { param, sites })
 }
 
+/// Function `name` of snippet `src`, lowered, and its calls to itself (found by name).
+#[cfg(test)]
+pub(super) fn recursive_snippet(src: &str, name: &str) -> (FunctionIr, Vec<NodeId>) {
+    let ir = crate::ir::lower_snippet(src)
+        .1
+        .into_iter()
+        .find(|ir| ir.name == name)
+        .expect("the function");
+    let calls: Vec<NodeId> = ir
+        .node_ids()
+        .filter(|&n| {
+            matches!(&ir.node(n).stmt.kind,
+                StmtKind::Call { callee: Callee::Direct(c), .. } if c == name)
+        })
+        .collect();
+    (ir, calls)
+}
+
 fn has_unknown(ir: &FunctionIr, e: ExprId) -> bool {
     match ir.exprs.kind(e) {
         ExprKind::Unknown => true,
@@ -793,20 +811,9 @@ fn has_unknown(ir: &FunctionIr, e: ExprId) -> bool {
 mod tests {
     use super::*;
 
-    /// The descent of function `name` in `src`, its self-calls found by name.
+    /// The descent of function `name` in `src`.
     fn descent_of(src: &str, name: &str) -> Option<(String, usize)> {
-        let ir = crate::ir::lower_snippet(src)
-            .1
-            .into_iter()
-            .find(|ir| ir.name == name)
-            .expect("the function");
-        let calls: Vec<NodeId> = ir
-            .node_ids()
-            .filter(|&n| {
-                matches!(&ir.node(n).stmt.kind,
-                    StmtKind::Call { callee: Callee::Direct(c), .. } if c == name)
-            })
-            .collect();
+        let (ir, calls) = recursive_snippet(src, name);
         descent(&ir, &calls).map(|d| (ir.local(d.param).name.clone(), d.sites.len()))
     }
 
