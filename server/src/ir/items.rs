@@ -9,10 +9,13 @@
 //! regions to find functions, and count bodies that could not be attached to a function.
 
 use super::types::{
-    FnSig, StructDef, Type, TypeEnv, adjust_param_type, base_type, declarator_type,
-    parse_int_literal, text,
+    FnSig, StructDef, Type, TypeEnv, adjust_param_type, base_type, char_literal_value,
+    declarator_type, parse_int_literal,
 };
 use crate::syntax::TextRange;
+use crate::syntax::ts::{
+    find_function_declarator, has_missing, is_if_zero, keyword_name, operator, text,
+};
 use tree_sitter::{Node, Tree};
 
 /// A function definition as source: lowering re-parses `text` on demand, so a function's IR
@@ -536,10 +539,9 @@ impl Collector<'_> {
             "parenthesized_expression" => v.named_child(0).and_then(|i| self.constant_value(i)),
             "unary_expression" => {
                 let arg = v.child_by_field_name("argument")?;
-                let op = v.child_by_field_name("operator").map(|o| text(o, src));
-                match op {
-                    Some("-") => self.constant_value(arg)?.checked_neg(),
-                    Some("+") => self.constant_value(arg),
+                match operator(v, src) {
+                    "-" => self.constant_value(arg)?.checked_neg(),
+                    "+" => self.constant_value(arg),
                     _ => None,
                 }
             }
@@ -548,99 +550,11 @@ impl Collector<'_> {
     }
 }
 
-/// The value of a one-character literal (`'a'`, `'\n'`); `None` for anything else.
-pub(crate) fn char_literal_value(t: &str) -> Option<i64> {
-    let inner = t.strip_prefix('\'')?.strip_suffix('\'')?;
-    let mut chars = inner.chars();
-    match (chars.next()?, chars.next(), chars.next()) {
-        ('\\', Some(e), None) => Some(match e {
-            'n' => 10,
-            't' => 9,
-            'r' => 13,
-            '0' => 0,
-            '\\' => 92,
-            '\'' => 39,
-            '"' => 34,
-            'a' => 7,
-            'b' => 8,
-            'f' => 12,
-            'v' => 11,
-            _ => return None,
-        }),
-        (c, None, None) => Some(c as i64),
-        _ => None,
-    }
-}
-
 /// Nodes a function definition can hide in, inside a body.
 fn is_statement_container(kind: &str) -> bool {
     kind.ends_with("_statement")
         || kind.starts_with("preproc_")
         || matches!(kind, "else_clause" | "ERROR")
-}
-
-fn is_if_zero(node: Node, src: &[u8]) -> bool {
-    node.kind() == "preproc_if"
-        && node
-            .child_by_field_name("condition")
-            .map(|c| text(c, src).trim() == "0")
-            .unwrap_or(false)
-}
-
-fn has_missing(node: Node) -> bool {
-    let mut cursor = node.walk();
-    node.children(&mut cursor).any(|c| c.is_missing())
-}
-
-/// The keyword a function definition found in a body is named after, when it is really a
-/// control statement (`else if (c) { … }` behind `#if`; `MACRO(x)⏎if (c) { … }`). A
-/// parenthesized operand nests one `function_declarator` per operand
-/// (`if ((a) || (b))`): the name is the innermost one's.
-pub(crate) fn keyword_name<'s>(def: Node, src: &'s [u8]) -> Option<&'s str> {
-    let mut d = def.child_by_field_name("declarator")?;
-    if d.kind() != "function_declarator" {
-        return None;
-    }
-    for _ in 0..64 {
-        let inner = d.child_by_field_name("declarator")?;
-        if inner.kind() == "function_declarator" {
-            d = inner;
-            continue;
-        }
-        let t = text(inner, src);
-        return matches!(t, "if" | "while" | "for" | "switch").then_some(t);
-    }
-    None
-}
-
-/// The function declarator that carries the function's own parameters. In
-/// `int (*f(int a))(void)` that is the inner one: the outer `(void)` belongs to the returned
-/// function pointer, reached through a pointer declarator. In `PREFIX(scanLt)(const ENCODING
-/// *enc, …)` (expat's name-building macro) it is the outer one: the inner `(scanLt)` is the
-/// macro's argument, directly inside.
-pub(crate) fn find_function_declarator(mut node: Node) -> Option<Node> {
-    let mut found = None;
-    let mut through_pointer = false;
-    for _ in 0..64 {
-        match node.kind() {
-            "function_declarator" if found.is_none() || through_pointer => {
-                found = Some(node);
-                through_pointer = false;
-            }
-            "pointer_declarator" => through_pointer = true,
-            _ => {}
-        }
-        let next = node.child_by_field_name("declarator").or_else(|| {
-            let mut c = node.walk();
-            node.named_children(&mut c)
-                .find(|n| n.kind().ends_with("declarator"))
-        });
-        match next {
-            Some(n) => node = n,
-            None => break,
-        }
-    }
-    found
 }
 
 /// A word tree-sitter may take for a declarator's name when a macro stands before it.

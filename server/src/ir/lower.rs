@@ -43,16 +43,18 @@
 //!   unreachable code, then the exit.
 
 use super::Node as IrNode;
-use super::items::{
-    FunctionSource, GlobalItem, char_literal_value, find_function_declarator, keyword_name,
-};
+use super::items::{FunctionSource, GlobalItem};
 use super::repair::{Repairs, repair_function};
 use super::types::{
-    FnSig, StructDef, Type, TypeEnv, adjust_param_type, base_type, declarator_type,
-    is_builtin_integer_typedef, parse_int_literal, text, type_descriptor,
+    FnSig, StructDef, Type, TypeEnv, adjust_param_type, base_type, char_literal_value,
+    declarator_type, is_builtin_integer_typedef, parse_int_literal, type_descriptor,
 };
 use super::*;
 use crate::syntax::TextRange;
+use crate::syntax::ts::{
+    find_definition, find_function_declarator, has_syntax_error, innermost_if_lacks_else,
+    is_if_zero, keyword_name, last_named, operator, text,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 use tree_sitter::{Node, Tree};
 
@@ -254,24 +256,6 @@ fn resolve_sig(env: &TypeEnv, sig: &FnSig) -> FnSig {
         params: sig.params.iter().map(|p| env.resolve(p)).collect(),
         variadic: sig.variadic,
     }
-}
-
-pub(super) fn find_definition(root: Node) -> Option<Node> {
-    let mut stack = vec![root];
-    let mut budget = 10_000;
-    while let Some(n) = stack.pop() {
-        if n.kind() == "function_definition" {
-            return Some(n);
-        }
-        budget -= 1;
-        if budget == 0 {
-            return None;
-        }
-        let mut c = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut c).collect();
-        stack.extend(kids.into_iter().rev());
-    }
-    None
 }
 
 #[derive(Clone, Debug)]
@@ -1671,10 +1655,7 @@ impl<'a> Builder<'a> {
             if guard > 1000 {
                 break;
             }
-            let is_zero = b.kind() == "preproc_if"
-                && b.child_by_field_name("condition")
-                    .map(|c| text(c, self.src).trim() == "0")
-                    .unwrap_or(false);
+            let is_zero = is_if_zero(b, self.src);
             if b.kind() == "preproc_else" {
                 saw_else = true;
             }
@@ -4024,54 +4005,6 @@ fn decayed(t: &Type) -> Type {
     }
 }
 
-fn operator<'s>(n: Node, src: &'s [u8]) -> &'s str {
-    n.child_by_field_name("operator")
-        .map(|o| text(o, src))
-        .unwrap_or("")
-}
-
-fn last_named(n: Node) -> Option<Node> {
-    let count = n.named_child_count();
-    if count == 0 {
-        return None;
-    }
-    let mut i = count - 1;
-    loop {
-        let k = n.named_child(i as u32)?;
-        if k.kind() != "comment" {
-            return Some(k);
-        }
-        if i == 0 {
-            return None;
-        }
-        i -= 1;
-    }
-}
-
-/// Whether the last `if` of an else-if chain has no `else`.
-fn innermost_if_lacks_else(mut n: Node) -> bool {
-    loop {
-        let Some(alt) = n.child_by_field_name("alternative") else {
-            return true;
-        };
-        let inner = if alt.kind() == "else_clause" {
-            alt.named_child(0)
-        } else {
-            Some(alt)
-        };
-        match inner {
-            Some(i) if i.kind() == "if_statement" => n = i,
-            _ => return false,
-        }
-    }
-}
-
-fn is_if_zero(b: Node, src: &[u8]) -> bool {
-    b.kind() == "preproc_if"
-        && b.child_by_field_name("condition")
-            .is_some_and(|c| text(c, src).trim() == "0")
-}
-
 /// The ERROR of a GNU case range: `case 1 ... 5:` parses as `case 1` ERROR(`... 5`), and
 /// `case '0' ... '9':` as `case` ERROR(`'0' ...`) `'9'`. `n` is a child of a case statement.
 fn is_case_range_part(n: Node, src: &[u8]) -> bool {
@@ -4137,37 +4070,6 @@ fn scope_difference(from: &ScopeChain, to: &ScopeChain) -> (Vec<LocalId>, Vec<Lo
         entering.extend(locals.iter().filter(|l| !had.contains(l)).copied());
     }
     (leaving, entering)
-}
-
-/// Whether `n` contains an ERROR node or a missing named node (an identifier tree-sitter had to
-/// invent). A missing `;` or `)` alone is harmless: the fragment is still understood.
-fn has_syntax_error(n: Node) -> bool {
-    if !n.has_error() {
-        return false;
-    }
-    let mut stack = vec![n];
-    let mut budget = 4096;
-    while let Some(x) = stack.pop() {
-        // A macro's type argument (`va_arg(ap, char *)`, `container_of(p, struct s, m)`)
-        // parses as an ERROR in the argument list; the call is understood, the argument is
-        // unknown (see `call`).
-        let type_argument = x.is_error() && x.parent().is_some_and(|p| p.kind() == "argument_list");
-        if type_argument {
-            continue;
-        }
-        if x.is_error() || (x.is_missing() && x.is_named()) {
-            return true;
-        }
-        budget -= 1;
-        if budget == 0 {
-            return true;
-        }
-        if x.has_error() {
-            let mut c = x.walk();
-            stack.extend(x.children(&mut c));
-        }
-    }
-    false
 }
 
 /// Remove `Nop` joins with a single successor (redirecting their predecessors), then renumber

@@ -32,9 +32,7 @@
 //!   `if (a) {…} else⏎#endif⏎{…}`, `#endif⏎else …`): the `else` is blanked and its offset
 //!   recorded in [`Repairs::detached_elses`]; the lowering attaches the branch to the `if`.
 
-use super::items::keyword_name;
-use super::lower::find_definition;
-use super::types::text;
+use crate::syntax::ts::{find_definition, keyword_name, text};
 use rustc_hash::{FxHashMap, FxHashSet};
 use tree_sitter::{InputEdit, Node, Point, Tree};
 

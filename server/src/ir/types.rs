@@ -2,6 +2,7 @@
 //! to, and the fields of structs. Typedef names stay symbolic (`Named`) until [`TypeEnv::resolve`]
 //! looks them up in the workspace, so a file's items can be collected without the others.
 
+use crate::syntax::ts::text;
 use rustc_hash::FxHashMap;
 use std::fmt;
 use tree_sitter::Node;
@@ -285,10 +286,6 @@ impl TypeEnv {
 
 // ---------------------------------------------------------------------------------------------
 // Types from syntax
-
-pub(crate) fn text<'a>(node: Node, src: &'a [u8]) -> &'a str {
-    node.utf8_text(src).unwrap_or("")
-}
 
 /// A stable tag for an anonymous struct: its body text's hash, so that identical definitions
 /// seen from different files agree.
@@ -592,6 +589,30 @@ pub(crate) fn parse_int_literal(s: &str) -> Option<i64> {
     };
     let v = u64::from_str_radix(digits, radix).ok()? as i64;
     Some(if negative { v.wrapping_neg() } else { v })
+}
+
+/// The value of a one-character literal (`'a'`, `'\n'`); `None` for anything else.
+pub(crate) fn char_literal_value(t: &str) -> Option<i64> {
+    let inner = t.strip_prefix('\'')?.strip_suffix('\'')?;
+    let mut chars = inner.chars();
+    match (chars.next()?, chars.next(), chars.next()) {
+        ('\\', Some(e), None) => Some(match e {
+            'n' => 10,
+            't' => 9,
+            'r' => 13,
+            '0' => 0,
+            '\\' => 92,
+            '\'' => 39,
+            '"' => 34,
+            'a' => 7,
+            'b' => 8,
+            'f' => 12,
+            'v' => 11,
+            _ => return None,
+        }),
+        (c, None, None) => Some(c as i64),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 
 mod document;
 mod line_index;
+pub mod ts;
 
 #[cfg(test)]
 mod tests;
