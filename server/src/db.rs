@@ -502,9 +502,9 @@ pub fn own_mod<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<(ModSet, Vec<u32>)
     let file = f.file(db);
     let classify = |name: &str| match resolve_function(db, file, name) {
         Some(_) => CalleeKind::Body,
-        None => match probe::library::known_function(name) {
+        None => match ir::library::known_function(name) {
             Some(k) => CalleeKind::Library(k.writes_first_argument),
-            None if probe::library::is_noreturn(name) => CalleeKind::Library(false),
+            None if ir::library::is_noreturn(name) => CalleeKind::Library(false),
             None => CalleeKind::Unknown,
         },
     };

@@ -44,6 +44,7 @@
 
 use super::Node as IrNode;
 use super::items::{FunctionSource, GlobalItem};
+use super::library::{AllocKind, LibraryModel};
 use super::repair::{Repairs, repair_function};
 use super::types::{
     FnSig, StructDef, Type, TypeEnv, adjust_param_type, base_type, char_literal_value,
@@ -67,107 +68,6 @@ const MAX_STRUCT_EXPANSION: u32 = 4;
 
 /// Arrays initialized with more elements than this are lowered as one opaque block write.
 const MAX_INIT_ELEMENTS: usize = 4096;
-
-/// How a library or configured function allocates.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum AllocKind {
-    /// Returns fresh memory or NULL (`malloc`, `strdup`…).
-    Returns,
-    /// Returns fresh memory and frees the old block `ptr_arg` on success; on failure returns
-    /// NULL and the old block is untouched (`realloc`).
-    Realloc { ptr_arg: u32 },
-    /// Stores fresh memory through pointer argument `arg` and returns `success`; on failure
-    /// returns `failure` and stores nothing (`posix_memalign`, `asprintf`). `None` means a
-    /// value we do not track.
-    OutParam {
-        arg: u32,
-        success: Option<i64>,
-        failure: i64,
-    },
-}
-
-/// Which calls allocate and which free: the C library plus the user's configured names.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LibraryModel {
-    pub allocators: FxHashMap<String, AllocKind>,
-    /// Deallocator name → index of the freed argument.
-    pub deallocators: FxHashMap<String, u32>,
-}
-
-impl Default for LibraryModel {
-    fn default() -> Self {
-        Self::standard()
-    }
-}
-
-impl LibraryModel {
-    /// The C library's allocators and `free`.
-    pub fn standard() -> Self {
-        let mut allocators = FxHashMap::default();
-        for name in [
-            "malloc",
-            "calloc",
-            "aligned_alloc",
-            "memalign",
-            "valloc",
-            "pvalloc",
-            "strdup",
-            "strndup",
-            "wcsdup",
-        ] {
-            allocators.insert(name.to_string(), AllocKind::Returns);
-        }
-        for name in ["realloc", "reallocarray"] {
-            allocators.insert(name.to_string(), AllocKind::Realloc { ptr_arg: 0 });
-        }
-        allocators.insert(
-            "posix_memalign".into(),
-            AllocKind::OutParam {
-                arg: 0,
-                success: Some(0),
-                failure: 12, // ENOMEM
-            },
-        );
-        for name in ["asprintf", "vasprintf"] {
-            allocators.insert(
-                name.to_string(),
-                AllocKind::OutParam {
-                    arg: 0,
-                    success: None,
-                    failure: -1,
-                },
-            );
-        }
-        let mut deallocators = FxHashMap::default();
-        deallocators.insert("free".to_string(), 0);
-        LibraryModel {
-            allocators,
-            deallocators,
-        }
-    }
-
-    /// The standard model plus user-configured allocator and deallocator names (a configured
-    /// allocator returns fresh memory; a configured deallocator frees its first argument).
-    pub fn with_user(allocators: &[String], deallocators: &[String]) -> Self {
-        let mut m = Self::standard();
-        for a in allocators {
-            m.allocators.insert(a.clone(), AllocKind::Returns);
-        }
-        for d in deallocators {
-            m.deallocators.insert(d.clone(), 0);
-        }
-        m
-    }
-
-    /// Return type of a library allocator (they all return `void*` or `char*` or `int`).
-    fn alloc_return_type(&self, name: &str) -> Option<Type> {
-        match self.allocators.get(name)? {
-            AllocKind::OutParam { .. } => Some(Type::Int),
-            _ if name.contains("str") => Some(Type::pointer_to(Type::Int)),
-            _ => Some(Type::pointer_to(Type::Void)),
-        }
-    }
-}
 
 /// What lowering reads besides the function's own text.
 pub struct LowerContext<'a> {

@@ -8,15 +8,15 @@
 //! byte, so an edit elsewhere in the file leaves a function's IR equal (and salsa backdates it).
 
 mod items;
+pub mod library;
 mod lower;
 mod print;
 mod repair;
 pub mod types;
 
 pub use items::{FileItems, FunctionItem, FunctionSource, GlobalItem, ItemStats, collect_items};
-pub use lower::{
-    AllocKind, LibraryModel, LowerContext, MAX_DEPTH, lower_function, lower_global_inits,
-};
+pub use library::{AllocKind, LibraryModel};
+pub use lower::{LowerContext, MAX_DEPTH, lower_function, lower_global_inits};
 pub use types::{FieldDef, FnSig, StructDef, Type, TypeEnv};
 
 use crate::syntax::TextRange;

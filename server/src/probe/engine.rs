@@ -10,7 +10,6 @@
 
 use super::expr::{ANCESTOR, Arena, E, EKind, MAX_FROZEN_DEPTH, Sym, display};
 use super::footprint::{Footprint, Node};
-use super::library::{Returns, is_noreturn, known_function};
 use super::state::{
     Constraint, Fact, FactIndex, MAX_RELS, PtrRel, Rel, apply_tags, cleanup, infeasible, miss,
 };
@@ -18,6 +17,7 @@ use super::{
     EngineConfig, FuncId, Loc, Place, ProbeResult, ProbeSite, Program, Root, Start, Subject,
     TraceStep, Unproved, Verdict,
 };
+use crate::ir::library::{Returns, is_noreturn, known_function};
 use crate::ir::{
     Callee, CmpOp, FunctionIr, LocalId, LocalKind, NodeId, Notation, StmtKind, Type, display_stmt,
 };

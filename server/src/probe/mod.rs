@@ -9,7 +9,6 @@
 mod engine;
 pub mod expr;
 mod footprint;
-pub mod library;
 pub mod sites;
 pub mod state;
 

@@ -1,10 +1,120 @@
-//! What the C library does with pointers, for calls without a body.
+//! The C library model: what body-less library functions do with pointers.
 //!
-//! Allocators and `free` are modelled in the IR (see `ir::LibraryModel`). Here: functions that
-//! never capture or free their arguments, what they return, and functions that never return.
+//! Two halves, read by two layers:
+//! - [`LibraryModel`]: which calls allocate and which free (the C library's allocators and
+//!   `free`, plus the user's configured `allocators`/`deallocators`). The lowering turns these
+//!   calls into `Alloc`/`Free` statements (`ir::lower`), so the engine never sees them as calls.
+//! - [`known_function`] and [`is_noreturn`]: functions that never capture or free their
+//!   arguments, what they return, and functions that never return. The engine applies these at
+//!   calls without a body (`probe::engine`), and `db::own_mod` uses them for MOD summaries.
+//!
 //! A callee that is in none of these lists and has no body is *unknown*: by default a pointer
 //! passed to it escapes (the callee may keep or free it), configurable with
 //! `unknown-calls-escape`.
+
+use super::types::Type;
+use rustc_hash::FxHashMap;
+
+/// How a library or configured function allocates.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AllocKind {
+    /// Returns fresh memory or NULL (`malloc`, `strdup`…).
+    Returns,
+    /// Returns fresh memory and frees the old block `ptr_arg` on success; on failure returns
+    /// NULL and the old block is untouched (`realloc`).
+    Realloc { ptr_arg: u32 },
+    /// Stores fresh memory through pointer argument `arg` and returns `success`; on failure
+    /// returns `failure` and stores nothing (`posix_memalign`, `asprintf`). `None` means a
+    /// value we do not track.
+    OutParam {
+        arg: u32,
+        success: Option<i64>,
+        failure: i64,
+    },
+}
+
+/// Which calls allocate and which free: the C library plus the user's configured names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LibraryModel {
+    pub allocators: FxHashMap<String, AllocKind>,
+    /// Deallocator name → index of the freed argument.
+    pub deallocators: FxHashMap<String, u32>,
+}
+
+impl Default for LibraryModel {
+    fn default() -> Self {
+        Self::standard()
+    }
+}
+
+impl LibraryModel {
+    /// The C library's allocators and `free`.
+    pub fn standard() -> Self {
+        let mut allocators = FxHashMap::default();
+        for name in [
+            "malloc",
+            "calloc",
+            "aligned_alloc",
+            "memalign",
+            "valloc",
+            "pvalloc",
+            "strdup",
+            "strndup",
+            "wcsdup",
+        ] {
+            allocators.insert(name.to_string(), AllocKind::Returns);
+        }
+        for name in ["realloc", "reallocarray"] {
+            allocators.insert(name.to_string(), AllocKind::Realloc { ptr_arg: 0 });
+        }
+        allocators.insert(
+            "posix_memalign".into(),
+            AllocKind::OutParam {
+                arg: 0,
+                success: Some(0),
+                failure: 12, // ENOMEM
+            },
+        );
+        for name in ["asprintf", "vasprintf"] {
+            allocators.insert(
+                name.to_string(),
+                AllocKind::OutParam {
+                    arg: 0,
+                    success: None,
+                    failure: -1,
+                },
+            );
+        }
+        let mut deallocators = FxHashMap::default();
+        deallocators.insert("free".to_string(), 0);
+        LibraryModel {
+            allocators,
+            deallocators,
+        }
+    }
+
+    /// The standard model plus user-configured allocator and deallocator names (a configured
+    /// allocator returns fresh memory; a configured deallocator frees its first argument).
+    pub fn with_user(allocators: &[String], deallocators: &[String]) -> Self {
+        let mut m = Self::standard();
+        for a in allocators {
+            m.allocators.insert(a.clone(), AllocKind::Returns);
+        }
+        for d in deallocators {
+            m.deallocators.insert(d.clone(), 0);
+        }
+        m
+    }
+
+    /// Return type of a library allocator (they all return `void*` or `char*` or `int`).
+    pub(crate) fn alloc_return_type(&self, name: &str) -> Option<Type> {
+        match self.allocators.get(name)? {
+            AllocKind::OutParam { .. } => Some(Type::Int),
+            _ if name.contains("str") => Some(Type::pointer_to(Type::Int)),
+            _ => Some(Type::pointer_to(Type::Void)),
+        }
+    }
+}
 
 /// What a body-less library call returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
