@@ -1,0 +1,322 @@
+//! Calls: the callee (direct or indirect), the arguments, the result's temporary, `assert`,
+//! and the library model's allocators and deallocators, lowered to `Alloc` and `Free`.
+
+use super::Builder;
+use crate::ir::library::AllocKind;
+use crate::ir::types::Type;
+use crate::ir::{AllocSite, Callee, CmpOp, ExprId, ExprKind, StmtKind, Symbol};
+use crate::syntax::TextRange;
+use crate::syntax::ts::text;
+use tree_sitter::Node;
+
+impl Builder<'_> {
+    pub(super) fn call_return_type(&self, name: &str) -> Type {
+        if let Some(t) = self.ctx.lib.alloc_return_type(name) {
+            return t;
+        }
+        match self.ctx.env.functions.get(name) {
+            Some(sig) => self.resolve(&sig.ret),
+            None => Type::Unknown,
+        }
+    }
+
+    /// A called name that is not a variable (a local, a function-scope static or a global
+    /// function pointer) is a direct call.
+    pub(super) fn is_direct_callee(&self, name: &str) -> bool {
+        self.lookup(name).is_none() && !self.ctx.env.globals.contains_key(name)
+    }
+
+    /// Calls that are really operators or macros with a value (`__builtin_expect`, `va_arg`).
+    pub(super) fn is_builtin_value_call(&self, n: Node) -> bool {
+        n.child_by_field_name("function")
+            .filter(|f| f.kind() == "identifier")
+            .map(|f| {
+                matches!(
+                    text(f, self.src),
+                    "__builtin_expect"
+                        | "likely"
+                        | "unlikely"
+                        | "va_arg"
+                        | "__builtin_va_arg"
+                        | "offsetof"
+                )
+            })
+            .unwrap_or(false)
+    }
+
+    /// The value of a call: the result lands in a fresh temporary.
+    pub(super) fn call_value(&mut self, n: Node) -> ExprId {
+        let range = TextRange::of_node(&n);
+        let callee = n.child_by_field_name("function");
+        let name = callee
+            .filter(|c| c.kind() == "identifier")
+            .map(|c| text(c, self.src).to_string());
+        if let Some(name) = &name {
+            let args = n.child_by_field_name("arguments");
+            match name.as_str() {
+                "__builtin_expect" | "likely" | "unlikely" => {
+                    if let Some(a) = args.and_then(|a| a.named_child(0)) {
+                        return self.rvalue(a);
+                    }
+                }
+                "va_arg" | "__builtin_va_arg" => {
+                    // `va_arg(ap, T)`: the grammar sees a call with a type argument. The value
+                    // comes from the caller's variadic arguments: unknown.
+                    if let Some(a) = args.and_then(|a| a.named_child(0)) {
+                        self.rvalue(a);
+                    }
+                    let ty = self.va_arg_type(n);
+                    return self.unknown(ty);
+                }
+                "offsetof" => return self.scalar(),
+                _ => {}
+            }
+        }
+        let ty = self.static_type(n);
+        if ty == Type::Void {
+            self.call(n, None, range);
+            return self.scalar();
+        }
+        let tmp = self.new_temp(ty, n);
+        let a = self.addr_of_local(tmp);
+        self.call(n, Some(a), range);
+        self.value_at(a)
+    }
+
+    fn va_arg_type(&mut self, n: Node) -> Type {
+        // `va_arg(ap, char *)` parses as arguments `ap`, `char`, ERROR(`*`).
+        let t = text(n, self.src);
+        let inner = t
+            .split_once(',')
+            .map(|(_, r)| r.trim_end_matches(')').trim())
+            .unwrap_or("");
+        if inner.ends_with('*') {
+            Type::pointer_to(Type::Unknown)
+        } else if inner.contains("double") || inner.contains("float") {
+            Type::Float
+        } else if inner.contains("int") || inner.contains("long") || inner.contains("char") {
+            Type::Int
+        } else {
+            Type::Unknown
+        }
+    }
+
+    pub(super) fn indirect_return_type(&mut self, callee: Option<Node>) -> Type {
+        let Some(c) = callee else {
+            return Type::Unknown;
+        };
+        let t = self.static_type(c);
+        match t {
+            Type::Pointer(inner) => match *inner {
+                Type::Function(sig) => sig.ret,
+                _ => Type::Unknown,
+            },
+            Type::Function(sig) => sig.ret,
+            _ => Type::Unknown,
+        }
+    }
+
+    /// Lower a call, storing the result at `dest` (an address) if given.
+    pub(super) fn call(&mut self, n: Node, dest: Option<ExprId>, range: TextRange) {
+        let Some(callee_node) = n.child_by_field_name("function") else {
+            self.fallback(range, "call without a callee");
+            return;
+        };
+        let mut arg_nodes: Vec<Node> = Vec::new();
+        if let Some(args) = n.child_by_field_name("arguments") {
+            let mut c = args.walk();
+            arg_nodes = args
+                .named_children(&mut c)
+                .filter(|a| a.kind() != "comment")
+                .collect();
+        }
+        let direct_name = (callee_node.kind() == "identifier")
+            .then(|| text(callee_node, self.src).to_string())
+            .filter(|nm| self.is_direct_callee(nm));
+        let callee = match &direct_name {
+            Some(nm) => Callee::Direct(nm.clone()),
+            None => {
+                let f = self.rvalue(callee_node);
+                // A function designator reached through `(*f)` or `(f)` is a direct call.
+                match self.exprs.kind(f) {
+                    ExprKind::Addr(Symbol::Function(nm)) => Callee::Direct(nm.clone()),
+                    _ => Callee::Indirect(f),
+                }
+            }
+        };
+        let args: Vec<ExprId> = arg_nodes
+            .iter()
+            .map(|a| {
+                if a.is_error() {
+                    self.fallback(TextRange::of_node(a), "argument not understood (a type?)");
+                    self.unknown(Type::Unknown)
+                } else {
+                    self.rvalue(*a)
+                }
+            })
+            .collect();
+        self.emit_call(callee, args, dest, n, range);
+    }
+
+    /// `assert(e)` (the `<assert.h>` macro, seen unexpanded), unless the file declares an
+    /// `assert` of its own.
+    pub(super) fn is_assert(&self, n: Node) -> bool {
+        n.child_by_field_name("function")
+            .is_some_and(|f| f.kind() == "identifier" && text(f, self.src) == "assert")
+            && self.is_direct_callee("assert")
+            && !self.ctx.env.functions.contains_key("assert")
+            && n.child_by_field_name("arguments")
+                .is_some_and(|a| a.named_child_count() == 1)
+    }
+
+    /// `assert(e)` as `if (!(e)) abort();`: past it, `e` holds. A program built with
+    /// `NDEBUG` skips the check; a path on which an assertion fails is one its author ruled
+    /// out, and the analysis does the same (ARCHITECTURE.md, "Unsound assumptions").
+    pub(super) fn assert_call(&mut self, n: Node, range: TextRange) {
+        let Some(arg) = n
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(0))
+        else {
+            return;
+        };
+        self.ensure_reachable_point(range);
+        let holds = self.join(range);
+        let fails = self.join(range);
+        self.cond(arg, holds, fails);
+        self.cur = Some(fails);
+        self.emit_call(Callee::Direct("abort".into()), Vec::new(), None, n, range);
+        self.jump_to(holds);
+        self.cur = Some(holds);
+    }
+
+    /// The call statement itself, its arguments evaluated: an allocation, a free, or a call.
+    pub(super) fn emit_call(
+        &mut self,
+        callee: Callee,
+        args: Vec<ExprId>,
+        dest: Option<ExprId>,
+        n: Node,
+        range: TextRange,
+    ) {
+        self.ensure_reachable_point(range);
+        if let Callee::Direct(name) = &callee {
+            if let Some(kind) = self.ctx.lib.allocators.get(name).cloned() {
+                self.alloc_call(name, kind, dest, &args, n, range);
+                return;
+            }
+            if let Some(&i) = self.ctx.lib.deallocators.get(name) {
+                match args.get(i as usize) {
+                    Some(&p) => {
+                        self.emit(StmtKind::Free { ptr: p }, range);
+                    }
+                    None => self.fallback(range, format!("`{name}` called without its argument")),
+                }
+                if let Some(d) = dest {
+                    let z = self.int(0);
+                    self.emit(StmtKind::Assign { addr: d, value: z }, range);
+                }
+                return;
+            }
+        }
+        self.emit(StmtKind::Call { dest, callee, args }, range);
+    }
+
+    fn alloc_call(
+        &mut self,
+        name: &str,
+        kind: AllocKind,
+        dest: Option<ExprId>,
+        args: &[ExprId],
+        n: Node,
+        range: TextRange,
+    ) {
+        let site = AllocSite {
+            allocator: name.to_string(),
+        };
+        // An ignored allocation still makes a cell: it lands in a temporary nobody reads.
+        let dest_or_temp = |b: &mut Self| -> ExprId {
+            match dest {
+                Some(d) => d,
+                None => {
+                    let ty = b.call_return_type(name);
+                    let t = b.new_temp(ty, n);
+                    b.addr_of_local(t)
+                }
+            }
+        };
+        match kind {
+            AllocKind::Returns => {
+                let addr = dest_or_temp(self);
+                self.emit(StmtKind::Alloc { addr, site }, range);
+            }
+            AllocKind::Realloc { ptr_arg } => {
+                // Success: the old block is freed and a new one returned. Failure: NULL is
+                // returned and the old block is untouched.
+                let addr = dest_or_temp(self);
+                let from = self.ensure_reachable_point(range);
+                let join = self.join(TextRange::new(range.end, range.end));
+                match args.get(ptr_arg as usize) {
+                    Some(&old) => {
+                        self.emit(StmtKind::Free { ptr: old }, range);
+                    }
+                    None => self.fallback(range, format!("`{name}` without its pointer argument")),
+                }
+                self.emit(StmtKind::Alloc { addr, site }, range);
+                self.jump_to(join);
+                self.cur = Some(from);
+                let zero = self.int(0);
+                self.emit(StmtKind::Assign { addr, value: zero }, range);
+                self.jump_to(join);
+                self.cur = Some(join);
+            }
+            AllocKind::OutParam {
+                arg,
+                success,
+                failure,
+            } => {
+                let Some(&out) = args.get(arg as usize) else {
+                    self.fallback(range, format!("`{name}` without its out-parameter"));
+                    return;
+                };
+                let from = self.ensure_reachable_point(range);
+                let join = self.join(TextRange::new(range.end, range.end));
+                self.emit(StmtKind::Alloc { addr: out, site }, range);
+                if let Some(d) = dest {
+                    match success {
+                        Some(s) => {
+                            let v = self.int(s);
+                            self.emit(StmtKind::Assign { addr: d, value: v }, range);
+                        }
+                        None => {
+                            // A count we do not track, but never negative: say so, so that
+                            // `if (asprintf(...) < 0)` separates the two outcomes.
+                            let v = self.scalar();
+                            self.emit(StmtKind::Assign { addr: d, value: v }, range);
+                            let result = self.deref(d);
+                            let zero = self.int(0);
+                            self.emit(
+                                StmtKind::Cond {
+                                    lhs: result,
+                                    op: CmpOp::Ge,
+                                    rhs: zero,
+                                },
+                                range,
+                            );
+                        }
+                    }
+                }
+                self.jump_to(join);
+                self.cur = Some(from);
+                if let Some(d) = dest {
+                    let v = self.int(failure);
+                    self.emit(StmtKind::Assign { addr: d, value: v }, range);
+                } else {
+                    // Keep the failure path a distinct edge even with no result to store.
+                    self.emit(StmtKind::Nop, range);
+                }
+                self.jump_to(join);
+                self.cur = Some(join);
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! Building the CFG: statements and edges at the current point, and the fallbacks (a
+//! syntax error, a fragment nested too deeply, what an opaque fragment reads).
+
+use super::{Binding, Builder, Node0};
+use crate::ir::{ExprId, Fallback, NodeId, Stmt, StmtKind};
+use crate::syntax::TextRange;
+use crate::syntax::ts::text;
+use rustc_hash::FxHashSet;
+use smallvec::SmallVec;
+use tree_sitter::Node;
+
+impl Builder<'_> {
+    pub(super) fn new_node(&mut self, kind: StmtKind, range: TextRange) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        self.nodes.push(Node0 {
+            stmt: Stmt { kind, range },
+            succs: SmallVec::new(),
+        });
+        id
+    }
+
+    pub(super) fn link(&mut self, from: NodeId, to: NodeId) {
+        let s = &mut self.nodes[from.0 as usize].succs;
+        if !s.contains(&to) {
+            s.push(to);
+        }
+    }
+
+    /// Append a statement at the current point. Code after a jump is unreachable but still
+    /// lowered (it may be a label's target): it starts a fresh node without predecessors.
+    pub(super) fn emit(&mut self, kind: StmtKind, range: TextRange) -> NodeId {
+        let id = self.new_node(kind, range);
+        if let Some(c) = self.cur {
+            self.link(c, id);
+        }
+        self.cur = Some(id);
+        id
+    }
+
+    pub(super) fn join(&mut self, range: TextRange) -> NodeId {
+        self.new_node(StmtKind::Nop, range)
+    }
+
+    /// Continue at `node` from the current point (if reachable).
+    pub(super) fn goto_node(&mut self, node: NodeId) {
+        if let Some(c) = self.cur {
+            self.link(c, node);
+        }
+        self.cur = Some(node);
+    }
+
+    pub(super) fn jump_to(&mut self, node: NodeId) {
+        if let Some(c) = self.cur {
+            self.link(c, node);
+        }
+        self.cur = None;
+    }
+
+    pub(super) fn ensure_reachable_point(&mut self, range: TextRange) -> NodeId {
+        match self.cur {
+            Some(c) => c,
+            None => self.emit(StmtKind::Nop, range),
+        }
+    }
+
+    pub(super) fn fallback(&mut self, range: TextRange, reason: impl Into<String>) {
+        self.fallbacks.push(Fallback {
+            range,
+            reason: reason.into(),
+        });
+    }
+
+    /// A fragment with a syntax error: an opaque statement reading the variables it mentions.
+    pub(super) fn syntax_error(&mut self, n: Node) {
+        let range = TextRange::of_node(&n);
+        self.fallback(range, "syntax error");
+        let reads = self.reads_in(n);
+        self.emit(
+            StmtKind::Opaque {
+                reason: "syntax error".into(),
+                reads,
+            },
+            range,
+        );
+    }
+
+    /// ERROR children of a control statement that its fields do not reach (`if x > 0) …`).
+    pub(super) fn stray_errors(&mut self, n: Node) {
+        let mut c = n.walk();
+        let errors: Vec<Node> = n.children(&mut c).filter(|k| k.is_error()).collect();
+        for e in errors {
+            self.syntax_error(e);
+        }
+    }
+
+    pub(super) fn too_deep_stmt(&mut self, n: Node) {
+        let r = TextRange::of_node(&n);
+        self.fallback(r, "expression nested too deeply");
+        self.opaque_region(n);
+    }
+
+    /// One opaque statement for a fragment nested too deeply to lower.
+    pub(super) fn opaque_region(&mut self, n: Node) {
+        let r = TextRange::of_node(&n);
+        let reads = self.reads_in(n);
+        let node = self.emit(
+            StmtKind::Opaque {
+                reason: "nested too deeply".into(),
+                reads,
+            },
+            r,
+        );
+        let chain = self.scope_chain();
+        self.opaque_regions.push((r, node, chain));
+    }
+
+    /// Values of the variables an unsupported fragment mentions: whatever it does, it may read
+    /// (and let escape) these.
+    pub(super) fn reads_in(&mut self, n: Node) -> Vec<ExprId> {
+        let mut names: Vec<String> = Vec::new();
+        let mut seen = FxHashSet::default();
+        let mut stack = vec![n];
+        let mut budget = 4096;
+        while let Some(x) = stack.pop() {
+            budget -= 1;
+            if budget == 0 {
+                break;
+            }
+            // A variable can hide as a type name in a misparsed macro (`FREE_AND_NULL(s)`).
+            let variable_as_type =
+                x.kind() == "type_identifier" && self.is_variable(text(x, self.src));
+            if x.kind() == "identifier" || variable_as_type {
+                let t = text(x, self.src).to_string();
+                if seen.insert(t.clone()) {
+                    names.push(t);
+                }
+            }
+            let mut c = x.walk();
+            stack.extend(x.children(&mut c));
+        }
+        let mut reads = Vec::new();
+        for name in names {
+            match self.lookup(&name) {
+                Some(Binding::Local(l)) => {
+                    let a = self.addr_of_local(l);
+                    reads.push(self.deref(a));
+                }
+                Some(Binding::Global(g, ty)) => {
+                    let a = self.addr_of_global(&g, ty);
+                    reads.push(self.deref(a));
+                }
+                None => {
+                    if let Some(ty) = self.ctx.env.globals.get(&name).cloned() {
+                        let ty = self.resolve(&ty);
+                        let a = self.addr_of_global(&name, ty);
+                        reads.push(self.deref(a));
+                    }
+                }
+            }
+        }
+        reads
+    }
+}
