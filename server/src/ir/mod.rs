@@ -100,6 +100,24 @@ impl BinOp {
             BinOp::Compare => "<=>",
         }
     }
+
+    /// The arithmetic or bitwise operator C writes `op` (`+`, `<<`, `^`…; the inverse of
+    /// [`BinOp::symbol`]). `None` for comparisons, logical operators and anything else.
+    pub fn from_c_operator(op: &str) -> Option<BinOp> {
+        const ARITHMETIC: [BinOp; 10] = [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::Div,
+            BinOp::Rem,
+            BinOp::Shl,
+            BinOp::Shr,
+            BinOp::BitAnd,
+            BinOp::BitOr,
+            BinOp::BitXor,
+        ];
+        ARITHMETIC.into_iter().find(|b| b.symbol() == op)
+    }
 }
 
 /// An expression of the core language (plus two honest extensions: a number whose value we do

@@ -1,28 +1,19 @@
 //! Side effects: expressions evaluated as statements, assignments, and initializers (struct
 //! copies field by field, initializer lists spread over fields and elements).
 
-use super::{Builder, MAX_DEPTH, MAX_INIT_ELEMENTS, MAX_STRUCT_EXPANSION};
+use super::cfg::Guard;
+use super::{Builder, MAX_INIT_ELEMENTS, MAX_STRUCT_EXPANSION};
 use crate::ir::types::{Type, parse_int_literal};
 use crate::ir::{BinOp, CmpOp, ExprId, ExprKind, StmtKind};
 use crate::syntax::TextRange;
-use crate::syntax::ts::{has_syntax_error, operator, text};
+use crate::syntax::ts::{operator, text};
 use rustc_hash::FxHashSet;
 use tree_sitter::Node;
 
 impl Builder<'_> {
     /// Evaluate for side effects only.
     pub(super) fn effect(&mut self, n: Node) {
-        if self.depth >= MAX_DEPTH {
-            self.too_deep_stmt(n);
-            return;
-        }
-        if has_syntax_error(n) {
-            self.syntax_error(n);
-            return;
-        }
-        self.depth += 1;
-        self.effect_inner(n);
-        self.depth -= 1;
+        self.guarded(n, Guard::VALUE, |b| b.effect_inner(n), |_| ());
     }
 
     fn effect_inner(&mut self, n: Node) {
@@ -155,19 +146,7 @@ impl Builder<'_> {
             };
             self.assign_into(addr, &ty, right, range);
         } else {
-            let bop = match op.trim_end_matches('=') {
-                "+" => BinOp::Add,
-                "-" => BinOp::Sub,
-                "*" => BinOp::Mul,
-                "/" => BinOp::Div,
-                "%" => BinOp::Rem,
-                "<<" => BinOp::Shl,
-                ">>" => BinOp::Shr,
-                "&" => BinOp::BitAnd,
-                "|" => BinOp::BitOr,
-                "^" => BinOp::BitXor,
-                _ => BinOp::Add,
-            };
+            let bop = BinOp::from_c_operator(op.trim_end_matches('=')).unwrap_or(BinOp::Add);
             let r = self.rvalue(right);
             let old = self.deref(addr);
             let value = self.binary(bop, old, r);
@@ -180,22 +159,17 @@ impl Builder<'_> {
     /// into the destination, struct values are copied field by field, initializer lists are
     /// spread over fields and elements, `?:` assigns in each branch.
     pub(super) fn assign_into(&mut self, addr: ExprId, ty: &Type, value: Node, range: TextRange) {
-        if self.depth >= MAX_DEPTH {
-            // The value is not understood, but where it goes is: the destination is written.
-            self.too_deep_stmt(value);
-            let u = self.unknown(ty.clone());
-            self.emit(StmtKind::Assign { addr, value: u }, range);
-            return;
-        }
-        if has_syntax_error(value) {
-            self.syntax_error(value);
-            let u = self.unknown(ty.clone());
-            self.emit(StmtKind::Assign { addr, value: u }, range);
-            return;
-        }
-        self.depth += 1;
-        self.assign_into_inner(addr, ty, value, range);
-        self.depth -= 1;
+        // Not understood, the value is unknown; but where it goes is: the destination is written.
+        let unknown_value = |b: &mut Self| {
+            let u = b.unknown(ty.clone());
+            b.emit(StmtKind::Assign { addr, value: u }, range);
+        };
+        self.guarded(
+            value,
+            Guard::VALUE,
+            |b| b.assign_into_inner(addr, ty, value, range),
+            unknown_value,
+        );
     }
 
     fn assign_into_inner(&mut self, addr: ExprId, ty: &Type, value: Node, range: TextRange) {

@@ -1,10 +1,10 @@
 //! Building the CFG: statements and edges at the current point, and the fallbacks (a
 //! syntax error, a fragment nested too deeply, what an opaque fragment reads).
 
-use super::{Binding, Builder, Node0};
+use super::{Binding, Builder, MAX_DEPTH, Node0};
 use crate::ir::{ExprId, Fallback, NodeId, Stmt, StmtKind};
 use crate::syntax::TextRange;
-use crate::syntax::ts::text;
+use crate::syntax::ts::{has_syntax_error, text};
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
 use tree_sitter::Node;
@@ -93,10 +93,37 @@ impl Builder<'_> {
         }
     }
 
-    pub(super) fn too_deep_stmt(&mut self, n: Node) {
-        let r = TextRange::of_node(&n);
-        self.fallback(r, "expression nested too deeply");
-        self.opaque_region(n);
+    /// Lower `n` with `lower`, one nesting level deeper. A fragment nested deeper than
+    /// [`MAX_DEPTH`], or with a syntax error when `guard` checks for them, is not lowered: it is
+    /// recorded as a fallback (and an opaque statement, as `guard` says), and `stand_in` gives
+    /// the result instead.
+    pub(super) fn guarded<T>(
+        &mut self,
+        n: Node,
+        guard: Guard,
+        lower: impl FnOnce(&mut Self) -> T,
+        stand_in: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        if self.depth >= MAX_DEPTH {
+            self.fallback(TextRange::of_node(&n), guard.too_deep);
+            if guard.opaque_when_too_deep {
+                self.opaque_region(n);
+            }
+            return stand_in(self);
+        }
+        if guard.syntax_errors && has_syntax_error(n) {
+            self.syntax_error(n);
+            return stand_in(self);
+        }
+        self.deeper(lower)
+    }
+
+    /// Run `lower` one nesting level deeper (the caller checked [`MAX_DEPTH`]).
+    pub(super) fn deeper<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+        self.depth += 1;
+        let v = lower(self);
+        self.depth -= 1;
+        v
     }
 
     /// One opaque statement for a fragment nested too deeply to lower.
@@ -160,4 +187,43 @@ impl Builder<'_> {
         }
         reads
     }
+}
+
+/// What [`Builder::guarded`] does with a fragment it does not lower, for each recursive
+/// lowering function.
+pub(super) struct Guard {
+    /// The fallback's reason when the fragment nests deeper than [`MAX_DEPTH`].
+    too_deep: &'static str,
+    /// A fragment nested too deeply becomes one opaque statement reading its variables (a
+    /// `goto` to a label inside it lands there).
+    opaque_when_too_deep: bool,
+    /// A fragment with a syntax error (`has_syntax_error`) becomes an opaque statement.
+    syntax_errors: bool,
+}
+
+impl Guard {
+    /// `stmt`: a statement's syntax errors are found by kind, in `stmt_inner`.
+    pub(super) const STATEMENT: Guard = Guard {
+        too_deep: "statement nested too deeply",
+        opaque_when_too_deep: true,
+        syntax_errors: false,
+    };
+    /// `cond`.
+    pub(super) const CONDITION: Guard = Guard {
+        too_deep: "condition nested too deeply",
+        opaque_when_too_deep: false,
+        syntax_errors: true,
+    };
+    /// `effect`, `assign_into`, `rvalue`.
+    pub(super) const VALUE: Guard = Guard {
+        too_deep: "expression nested too deeply",
+        opaque_when_too_deep: true,
+        syntax_errors: true,
+    };
+    /// `lvalue`.
+    pub(super) const ADDRESS: Guard = Guard {
+        too_deep: "expression nested too deeply",
+        opaque_when_too_deep: false,
+        syntax_errors: true,
+    };
 }

@@ -1,36 +1,25 @@
 //! Conditions: branches on `&&`, `||`, `!` and comparisons (a constant condition is decided
 //! here), and conditions used as values.
 
-use super::{Builder, MAX_DEPTH};
+use super::Builder;
+use super::cfg::Guard;
 use crate::ir::types::Type;
 use crate::ir::{CmpOp, ExprId, ExprKind, NodeId, StmtKind};
 use crate::syntax::TextRange;
-use crate::syntax::ts::{has_syntax_error, last_named, operator};
+use crate::syntax::ts::{last_named, operator};
 use tree_sitter::Node;
 
 impl Builder<'_> {
     /// Branch on a condition: continue at `t` when it holds and at `f` otherwise.
     pub(super) fn cond(&mut self, n: Node, t: NodeId, f: NodeId) {
-        if self.depth >= MAX_DEPTH {
-            let r = TextRange::of_node(&n);
-            self.fallback(r, "condition nested too deeply");
-            let p = self.ensure_reachable_point(r);
-            self.link(p, t);
-            self.link(p, f);
-            self.cur = None;
-            return;
-        }
-        if has_syntax_error(n) {
-            self.syntax_error(n);
-            let p = self.ensure_reachable_point(TextRange::of_node(&n));
-            self.link(p, t);
-            self.link(p, f);
-            self.cur = None;
-            return;
-        }
-        self.depth += 1;
-        self.cond_inner(n, t, f);
-        self.depth -= 1;
+        // Not understood: both ways are possible.
+        let either = |b: &mut Self| {
+            let p = b.ensure_reachable_point(TextRange::of_node(&n));
+            b.link(p, t);
+            b.link(p, f);
+            b.cur = None;
+        };
+        self.guarded(n, Guard::CONDITION, |b| b.cond_inner(n, t, f), either);
     }
 
     fn cond_inner(&mut self, n: Node, t: NodeId, f: NodeId) {

@@ -1,11 +1,12 @@
 //! Values and addresses: the expression arena's constructors, types as the lowering sees them
 //! (block-scope typedefs and structs), rvalues, lvalues, and the static type of an expression.
 
-use super::{Binding, Builder, MAX_DEPTH, resolve_sig};
+use super::cfg::Guard;
+use super::{Binding, Builder, resolve_sig};
 use crate::ir::types::{StructDef, Type, char_literal_value, parse_int_literal, type_descriptor};
 use crate::ir::{BinOp, Expr, ExprId, ExprKind, LocalId, StmtKind, Symbol};
 use crate::syntax::TextRange;
-use crate::syntax::ts::{has_syntax_error, last_named, operator, text};
+use crate::syntax::ts::{last_named, operator, text};
 use tree_sitter::Node;
 
 impl Builder<'_> {
@@ -126,19 +127,12 @@ impl Builder<'_> {
 
     /// The value of an expression.
     pub(super) fn rvalue(&mut self, n: Node) -> ExprId {
-        if self.depth >= MAX_DEPTH {
-            self.fallback(TextRange::of_node(&n), "expression nested too deeply");
-            self.opaque_region(n);
-            return self.unknown(Type::Unknown);
-        }
-        if has_syntax_error(n) {
-            self.syntax_error(n);
-            return self.unknown(Type::Unknown);
-        }
-        self.depth += 1;
-        let v = self.rvalue_inner(n);
-        self.depth -= 1;
-        v
+        self.guarded(
+            n,
+            Guard::VALUE,
+            |b| b.rvalue_inner(n),
+            |b| b.unknown(Type::Unknown),
+        )
     }
 
     fn rvalue_inner(&mut self, n: Node) -> ExprId {
@@ -239,19 +233,7 @@ impl Builder<'_> {
                         };
                         let lv = self.rvalue(l);
                         let rv = self.rvalue(r);
-                        let bop = match op {
-                            "+" => BinOp::Add,
-                            "-" => BinOp::Sub,
-                            "*" => BinOp::Mul,
-                            "/" => BinOp::Div,
-                            "%" => BinOp::Rem,
-                            "<<" => BinOp::Shl,
-                            ">>" => BinOp::Shr,
-                            "&" => BinOp::BitAnd,
-                            "|" => BinOp::BitOr,
-                            "^" => BinOp::BitXor,
-                            _ => BinOp::Compare,
-                        };
+                        let bop = BinOp::from_c_operator(op).unwrap_or(BinOp::Compare);
                         self.binary(bop, lv, rv)
                     }
                 }
@@ -616,18 +598,12 @@ impl Builder<'_> {
 
     /// The address an lvalue expression designates.
     pub(super) fn lvalue(&mut self, n: Node) -> ExprId {
-        if self.depth >= MAX_DEPTH {
-            self.fallback(TextRange::of_node(&n), "expression nested too deeply");
-            return self.unknown(Type::pointer_to(Type::Unknown));
-        }
-        if has_syntax_error(n) {
-            self.syntax_error(n);
-            return self.unknown(Type::pointer_to(Type::Unknown));
-        }
-        self.depth += 1;
-        let v = self.lvalue_inner(n);
-        self.depth -= 1;
-        v
+        self.guarded(
+            n,
+            Guard::ADDRESS,
+            |b| b.lvalue_inner(n),
+            |b| b.unknown(Type::pointer_to(Type::Unknown)),
+        )
     }
 
     fn lvalue_inner(&mut self, n: Node) -> ExprId {

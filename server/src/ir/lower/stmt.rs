@@ -1,6 +1,7 @@
 //! Statements: blocks and statement lists, `if`, loops, `switch`/`case`, `return`,
 //! `break`/`continue`, `goto` and GNU computed gotos.
 
+use super::cfg::Guard;
 use super::scopes::scope_difference;
 use super::{Builder, ElseFrom, LoopTarget, MAX_DEPTH, PendingGoto, SwitchCtx};
 use crate::ir::types::{Type, base_type, char_literal_value, parse_int_literal};
@@ -67,17 +68,9 @@ impl Builder<'_> {
         {
             let used = match k.kind() {
                 "if_statement" if self.else_follows(k, next) => {
-                    self.depth += 1;
-                    let used = self.if_with_detached_else(kids);
-                    self.depth -= 1;
-                    used
+                    self.deeper(|b| b.if_with_detached_else(kids))
                 }
-                "preproc_if" | "preproc_ifdef" => {
-                    self.depth += 1;
-                    let used = self.preproc_then_statement(kids);
-                    self.depth -= 1;
-                    used
-                }
+                "preproc_if" | "preproc_ifdef" => self.deeper(|b| b.preproc_then_statement(kids)),
                 _ => 0,
             };
             if used > 0 {
@@ -89,15 +82,7 @@ impl Builder<'_> {
     }
 
     pub(super) fn stmt(&mut self, n: Node) {
-        if self.depth >= MAX_DEPTH {
-            let r = TextRange::of_node(&n);
-            self.fallback(r, "statement nested too deeply");
-            self.opaque_region(n);
-            return;
-        }
-        self.depth += 1;
-        self.stmt_inner(n);
-        self.depth -= 1;
+        self.guarded(n, Guard::STATEMENT, |b| b.stmt_inner(n), |_| ());
     }
 
     fn stmt_inner(&mut self, n: Node) {
