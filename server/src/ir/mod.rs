@@ -409,3 +409,19 @@ impl fmt::Display for FunctionIr {
 pub use print::{
     Notation, display_expr, display_place, display_stmt, write_function, write_function_with,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::BinOp;
+
+    #[test]
+    fn c_operators_round_trip_through_binop() {
+        for op in ["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"] {
+            let b = BinOp::from_c_operator(op).expect(op);
+            assert_eq!(b.symbol(), op);
+        }
+        for op in ["==", "<", "&&", "||", "<=>", "", "="] {
+            assert_eq!(BinOp::from_c_operator(op), None, "{op}");
+        }
+    }
+}

@@ -172,3 +172,112 @@ pub fn innermost_if_lacks_else(mut n: Node) -> bool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::parse;
+
+    fn with_definition<T>(src: &str, f: impl FnOnce(Node, &[u8]) -> T) -> T {
+        let tree = parse(src, None);
+        let def = find_definition(tree.root_node()).expect("a function definition");
+        f(def, src.as_bytes())
+    }
+
+    #[test]
+    fn the_own_declarator_of_a_function_returning_a_function_pointer_is_the_inner_one() {
+        with_definition("int (*f(int a))(void) { return 0; }", |def, src| {
+            let d = def.child_by_field_name("declarator").unwrap();
+            let fd = find_function_declarator(d).unwrap();
+            let params = fd.child_by_field_name("parameters").unwrap();
+            assert_eq!(text(params, src), "(int a)");
+        });
+    }
+
+    #[test]
+    fn a_name_building_macro_keeps_the_outer_parameter_list() {
+        with_definition(
+            "int PREFIX(scanLt)(const char *p, int n) { return n; }",
+            |def, src| {
+                let d = def.child_by_field_name("declarator").unwrap();
+                let fd = find_function_declarator(d).unwrap();
+                let params = fd.child_by_field_name("parameters").unwrap();
+                assert_eq!(text(params, src), "(const char *p, int n)");
+            },
+        );
+    }
+
+    #[test]
+    fn a_control_statement_parsed_as_a_definition_is_named_after_its_keyword() {
+        // libxml2's buf.c: a statement macro without `;` before an `if`.
+        let src = "void f(Buf *buf) {\n    CHECK_COMPAT(buf)\n    if ((buf->error) || (buf->buffer == NULL)) { free(buf); return; }\n}\n";
+        let tree = parse(src, None);
+        let mut stack = vec![tree.root_node()];
+        let mut keywords = Vec::new();
+        while let Some(n) = stack.pop() {
+            if n.kind() == "function_definition"
+                && let Some(k) = keyword_name(n, src.as_bytes())
+            {
+                keywords.push(k);
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+        assert_eq!(keywords, ["if"]);
+        with_definition("int g(int a) { return a; }", |def, src| {
+            assert_eq!(keyword_name(def, src), None);
+        });
+    }
+
+    #[test]
+    fn operators_last_children_and_if_zero() {
+        let src = "#if 0\nint a;\n#endif\nint x = (1, /* c */ 2) + 3;\n";
+        let tree = parse(src, None);
+        let root = tree.root_node();
+        let pp = root.named_child(0).unwrap();
+        assert!(is_if_zero(pp, src.as_bytes()));
+        let decl = root.named_child(1).unwrap();
+        let value = decl
+            .child_by_field_name("declarator")
+            .and_then(|d| d.child_by_field_name("value"))
+            .unwrap();
+        assert_eq!(operator(value, src.as_bytes()), "+");
+        let paren = value.child_by_field_name("left").unwrap();
+        let comma = last_named(paren).unwrap();
+        assert_eq!(text(comma, src.as_bytes()), "1, /* c */ 2");
+        assert!(!has_syntax_error(decl));
+    }
+
+    #[test]
+    fn a_type_argument_is_not_a_syntax_error_but_a_broken_operand_is() {
+        let src = "void f(void) { x = va_arg(ap, char *); y = (1 + ); }";
+        with_definition(src, |def, _| {
+            let body = def.child_by_field_name("body").unwrap();
+            let stmts: Vec<Node> = {
+                let mut c = body.walk();
+                body.named_children(&mut c).collect()
+            };
+            assert!(!has_syntax_error(stmts[0]));
+            assert!(has_syntax_error(stmts[1]));
+        });
+    }
+
+    #[test]
+    fn else_if_chains_are_followed_to_the_innermost_if() {
+        with_definition(
+            "void f(int a) { if (a) g(); else if (a > 1) h(); }",
+            |def, _| {
+                let body = def.child_by_field_name("body").unwrap();
+                let if_stmt = body.named_child(0).unwrap();
+                assert!(innermost_if_lacks_else(if_stmt));
+            },
+        );
+        with_definition(
+            "void f(int a) { if (a) g(); else if (a > 1) h(); else k(); }",
+            |def, _| {
+                let body = def.child_by_field_name("body").unwrap();
+                assert!(!innermost_if_lacks_else(body.named_child(0).unwrap()));
+            },
+        );
+    }
+}

@@ -41,6 +41,15 @@
 //!   body (items collects it). GNU case ranges match an unknown value.
 //! - Nodes are numbered in reverse postorder from the entry (roughly source order), then
 //!   unreachable code, then the exit.
+//!
+//! One collector, [`Builder`], with its methods spread over files by concern:
+//! - `cfg`: statements and edges at the current point, fallbacks, the depth guard;
+//! - `scopes`: parameters, locals, temporaries, block scopes, the return sequence, jumps;
+//! - `stmt`: statements and control flow; `decl`: block-scope declarations;
+//! - `conditional`: `#if` in a body and detached `else`s; `macros`: macro-shaped statements;
+//! - `cond`: conditions; `assign`: side effects, assignments and initializers;
+//! - `expr`: rvalues, lvalues and static types; `call`: calls and the library's allocators;
+//! - `compact`: the finished CFG.
 
 mod assign;
 mod call;
