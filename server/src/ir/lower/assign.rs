@@ -98,14 +98,7 @@ impl Builder<'_> {
                 self.cur = Some(join);
             }
             "gnu_asm_expression" => {
-                let reads = self.reads_in(n);
-                self.emit(
-                    StmtKind::Opaque {
-                        reason: "inline assembly".into(),
-                        reads,
-                    },
-                    range,
-                );
+                self.opaque(n, "inline assembly");
             }
             _ => {
                 // A pure expression: only its nested side effects matter.

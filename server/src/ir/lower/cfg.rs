@@ -2,7 +2,7 @@
 //! syntax error, a fragment nested too deeply, what an opaque fragment reads).
 
 use super::{Binding, Builder, MAX_DEPTH, Node0};
-use crate::ir::{ExprId, Fallback, NodeId, Stmt, StmtKind};
+use crate::ir::{CmpOp, ExprId, Fallback, NodeId, Stmt, StmtKind};
 use crate::syntax::TextRange;
 use crate::syntax::ts::{has_syntax_error, text};
 use rustc_hash::FxHashSet;
@@ -72,16 +72,43 @@ impl Builder<'_> {
 
     /// A fragment with a syntax error: an opaque statement reading the variables it mentions.
     pub(super) fn syntax_error(&mut self, n: Node) {
-        let range = TextRange::of_node(&n);
-        self.fallback(range, "syntax error");
+        self.fallback(TextRange::of_node(&n), "syntax error");
+        self.opaque(n, "syntax error");
+    }
+
+    /// An opaque statement for the fragment `n`, reading the variables it mentions.
+    pub(super) fn opaque(&mut self, n: Node, reason: impl Into<String>) -> NodeId {
         let reads = self.reads_in(n);
-        self.emit(
-            StmtKind::Opaque {
-                reason: "syntax error".into(),
+        let kind = StmtKind::Opaque {
+            reason: reason.into(),
+            reads,
+        };
+        self.emit(kind, TextRange::of_node(&n))
+    }
+
+    /// A fragment of a kind the lowering does not support (`what` says which): a fallback, and
+    /// an opaque statement when it mentions variables.
+    pub(super) fn unsupported(&mut self, n: Node, what: String) {
+        self.fallback(TextRange::of_node(&n), what.clone());
+        let reads = self.reads_in(n);
+        if !reads.is_empty() {
+            let kind = StmtKind::Opaque {
+                reason: what,
                 reads,
-            },
-            range,
-        );
+            };
+            self.emit(kind, TextRange::of_node(&n));
+        }
+    }
+
+    /// A `cond` statement: the edge on which `lhs op rhs` holds.
+    pub(super) fn cond_node(
+        &mut self,
+        lhs: ExprId,
+        op: CmpOp,
+        rhs: ExprId,
+        range: TextRange,
+    ) -> NodeId {
+        self.new_node(StmtKind::Cond { lhs, op, rhs }, range)
     }
 
     /// ERROR children of a control statement that its fields do not reach (`if x > 0) …`).
@@ -129,14 +156,7 @@ impl Builder<'_> {
     /// One opaque statement for a fragment nested too deeply to lower.
     pub(super) fn opaque_region(&mut self, n: Node) {
         let r = TextRange::of_node(&n);
-        let reads = self.reads_in(n);
-        let node = self.emit(
-            StmtKind::Opaque {
-                reason: "nested too deeply".into(),
-                reads,
-            },
-            r,
-        );
+        let node = self.opaque(n, "nested too deeply");
         let chain = self.scope_chain();
         self.opaque_regions.push((r, node, chain));
     }

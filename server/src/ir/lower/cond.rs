@@ -117,15 +117,8 @@ impl Builder<'_> {
             self.cur = None;
             return;
         }
-        let yes = self.new_node(StmtKind::Cond { lhs: l, op, rhs: r }, range);
-        let no = self.new_node(
-            StmtKind::Cond {
-                lhs: l,
-                op: op.negate(),
-                rhs: r,
-            },
-            range,
-        );
+        let yes = self.cond_node(l, op, r, range);
+        let no = self.cond_node(l, op.negate(), r, range);
         self.link(from, yes);
         self.link(yes, t);
         self.link(from, no);

@@ -335,14 +335,7 @@ impl Builder<'_> {
                 self.unknown(Type::Unknown)
             }
             "gnu_asm_expression" => {
-                let reads = self.reads_in(n);
-                self.emit(
-                    StmtKind::Opaque {
-                        reason: "inline assembly".into(),
-                        reads,
-                    },
-                    range,
-                );
+                self.opaque(n, "inline assembly");
                 self.unknown(Type::Unknown)
             }
             "extension_expression" => match n.named_child(0) {
@@ -351,17 +344,7 @@ impl Builder<'_> {
             },
             "comment" => self.scalar(),
             other => {
-                self.fallback(range, format!("unsupported expression `{other}`"));
-                let reads = self.reads_in(n);
-                if !reads.is_empty() {
-                    self.emit(
-                        StmtKind::Opaque {
-                            reason: format!("unsupported expression `{other}`"),
-                            reads,
-                        },
-                        range,
-                    );
-                }
+                self.unsupported(n, format!("unsupported expression `{other}`"));
                 self.unknown(Type::Unknown)
             }
         }
@@ -714,17 +697,7 @@ impl Builder<'_> {
                 a
             }
             other => {
-                self.fallback(range, format!("unsupported lvalue `{other}`"));
-                let reads = self.reads_in(n);
-                if !reads.is_empty() {
-                    self.emit(
-                        StmtKind::Opaque {
-                            reason: format!("unsupported lvalue `{other}`"),
-                            reads,
-                        },
-                        range,
-                    );
-                }
+                self.unsupported(n, format!("unsupported lvalue `{other}`"));
                 self.unknown(Type::pointer_to(Type::Unknown))
             }
         }

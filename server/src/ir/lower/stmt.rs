@@ -195,51 +195,20 @@ impl Builder<'_> {
                 base_type(n, self.src, &mut self.local_structs);
             }
             "gnu_asm_expression" | "asm_statement" => {
-                let reads = self.reads_in(n);
-                self.emit(
-                    StmtKind::Opaque {
-                        reason: "inline assembly".into(),
-                        reads,
-                    },
-                    range,
-                );
+                self.opaque(n, "inline assembly");
             }
             "seh_try_statement" | "seh_leave_statement" => {
                 self.fallback(range, format!("unsupported statement `{}`", n.kind()));
-                let reads = self.reads_in(n);
-                self.emit(
-                    StmtKind::Opaque {
-                        reason: n.kind().to_string(),
-                        reads,
-                    },
-                    range,
-                );
+                self.opaque(n, n.kind());
             }
-            _ if n.is_error() || n.kind() == "ERROR" => {
-                self.fallback(range, "syntax error");
-                let reads = self.reads_in(n);
-                self.emit(
-                    StmtKind::Opaque {
-                        reason: "syntax error".into(),
-                        reads,
-                    },
-                    range,
-                );
-            }
+            _ if n.is_error() || n.kind() == "ERROR" => self.syntax_error(n),
             k if k.ends_with("_expression") || k == "identifier" => {
                 // An expression where a statement was expected (error recovery).
                 self.effect(n);
             }
             other => {
                 self.fallback(range, format!("unsupported statement `{other}`"));
-                let reads = self.reads_in(n);
-                self.emit(
-                    StmtKind::Opaque {
-                        reason: other.to_string(),
-                        reads,
-                    },
-                    range,
-                );
+                self.opaque(n, other);
             }
         }
     }
@@ -452,25 +421,11 @@ impl Builder<'_> {
         // on the dispatch edge.
         let mut not_matched = dispatch;
         for (val, target, r, label_chain) in &sw.cases {
-            let hit = self.new_node(
-                StmtKind::Cond {
-                    lhs: sw.value,
-                    op: CmpOp::Eq,
-                    rhs: *val,
-                },
-                *r,
-            );
+            let hit = self.cond_node(sw.value, CmpOp::Eq, *val, *r);
             self.link(dispatch, hit);
             let (leaving, entering) = scope_difference(&sw.chain, label_chain);
             self.jump_edge(hit, leaving, entering, *r, *target);
-            let miss = self.new_node(
-                StmtKind::Cond {
-                    lhs: sw.value,
-                    op: CmpOp::Ne,
-                    rhs: *val,
-                },
-                *r,
-            );
+            let miss = self.cond_node(sw.value, CmpOp::Ne, *val, *r);
             self.link(not_matched, miss);
             not_matched = miss;
         }
