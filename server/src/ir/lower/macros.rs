@@ -85,13 +85,7 @@ impl Builder<'_> {
         let exit = self.join(TextRange::new(range.end, range.end));
         self.effect(call);
         let test = self.ensure_reachable_point(range);
-        self.loops.push(LoopTarget {
-            brk: exit,
-            cont: Some(head),
-            depth: self.scopes.len(),
-        });
-        self.stmt(body);
-        self.loops.pop();
+        self.loop_body(Some(body), exit, Some(head));
         self.jump_to(head);
         self.link(test, exit);
         self.cur = Some(exit);

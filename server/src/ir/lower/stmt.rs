@@ -312,18 +312,24 @@ impl Builder<'_> {
             Some(c) => self.cond(c, body, exit),
             None => self.jump_to(body),
         }
+        self.cur = Some(body);
+        self.loop_body(n.child_by_field_name("body"), exit, Some(head));
+        self.jump_to(head);
+        self.cur = Some(exit);
+    }
+
+    /// A loop's (or a `switch`'s) body, from the current point: `break` goes to `brk`,
+    /// `continue` to `cont`, leaving the scopes opened inside.
+    pub(super) fn loop_body(&mut self, body: Option<Node>, brk: NodeId, cont: Option<NodeId>) {
         self.loops.push(LoopTarget {
-            brk: exit,
-            cont: Some(head),
+            brk,
+            cont,
             depth: self.scopes.len(),
         });
-        self.cur = Some(body);
-        if let Some(b) = n.child_by_field_name("body") {
+        if let Some(b) = body {
             self.stmt(b);
         }
-        self.jump_to(head);
         self.loops.pop();
-        self.cur = Some(exit);
     }
 
     fn do_stmt(&mut self, n: Node) {
@@ -332,15 +338,7 @@ impl Builder<'_> {
         self.goto_node(body);
         let test = self.join(range);
         let exit = self.join(TextRange::new(range.end, range.end));
-        self.loops.push(LoopTarget {
-            brk: exit,
-            cont: Some(test),
-            depth: self.scopes.len(),
-        });
-        if let Some(b) = n.child_by_field_name("body") {
-            self.stmt(b);
-        }
-        self.loops.pop();
+        self.loop_body(n.child_by_field_name("body"), exit, Some(test));
         self.goto_node(test);
         match n.child_by_field_name("condition") {
             Some(c) => self.cond(c, body, exit),
@@ -368,16 +366,8 @@ impl Builder<'_> {
             None => self.jump_to(body),
         }
         let update_node = self.join(range);
-        self.loops.push(LoopTarget {
-            brk: exit,
-            cont: Some(update_node),
-            depth: self.scopes.len(),
-        });
         self.cur = Some(body);
-        if let Some(b) = n.child_by_field_name("body") {
-            self.stmt(b);
-        }
-        self.loops.pop();
+        self.loop_body(n.child_by_field_name("body"), exit, Some(update_node));
         self.goto_node(update_node);
         if let Some(u) = n.child_by_field_name("update") {
             self.effect(u);
@@ -402,18 +392,10 @@ impl Builder<'_> {
             default: None,
             chain,
         });
-        self.loops.push(LoopTarget {
-            brk: exit,
-            cont: None,
-            depth: self.scopes.len(),
-        });
         // Code before the first case label is unreachable.
         self.cur = None;
-        if let Some(body) = n.child_by_field_name("body") {
-            self.stmt(body);
-        }
+        self.loop_body(n.child_by_field_name("body"), exit, None);
         self.jump_to(exit);
-        self.loops.pop();
         let sw = self.switches.pop().expect("switch");
         // Dispatch: one `cond(v == case)` edge per case; the default (or the exit) is reached
         // when every case test fails.
