@@ -55,7 +55,7 @@ impl<'p> Engine<'p> {
         let depth = self.ctx_depth.get(&ctx).copied().unwrap_or(0);
         let dest_hit = dest_e.is_some_and(|de| {
             let t = self.a.deref(de);
-            d.hits(t)
+            d.is_hit(t)
         });
         let max_depth = if dest_hit {
             MAX_RETURN_DEPTH
@@ -186,11 +186,12 @@ impl<'p> Engine<'p> {
         // Every location the fact can name keeps its value: only the destination changes.
         let writes_nothing_old = !ms.writes_old && !ms.all && !escapes;
         let dw = dest_e.map(|de| self.a.pt(de));
-        let kept = d.h.iter().any(|e| {
+        let kept = d.hits.iter().any(|e| {
             (writes_nothing_old || self.disjoint(*e, w))
                 && dw.as_ref().is_none_or(|dw| self.disjoint(*e, dw))
         });
-        let writes_s = d.s.intersects(w) || dw.as_ref().is_some_and(|dw| d.s.intersects(dw));
+        let writes_s =
+            d.regions.intersects(w) || dw.as_ref().is_some_and(|dw| d.regions.intersects(dw));
         // A feasibility witness carries no cell, only the path's constraints.
         let made_inside = !kept && writes_s && self.current_witness.is_none() && ms.allocates;
         if escapes && !made_inside {
@@ -254,20 +255,15 @@ impl<'p> Engine<'p> {
     /// Whether a call can matter to fact `d` beyond growing S: a fact expression reads what
     /// the callee may write (`w`), the destination is read by the fact, or an argument is
     /// (part of) a hit expression.
-    fn call_relevant(
-        &mut self,
-        d: &Fact,
-        w: &RegionSet,
-        dest: Option<E>,
-        args: &[E],
-    ) -> bool {
-        let exprs: Vec<E> =
-            d.h.iter()
-                .chain(d.m.iter())
-                .copied()
-                .chain(d.c.iter().map(|c| c.e))
-                .chain(d.p.iter().flat_map(|r| [r.l, r.r]))
-                .collect();
+    fn call_relevant(&mut self, d: &Fact, w: &RegionSet, dest: Option<E>, args: &[E]) -> bool {
+        let exprs: Vec<E> = d
+            .hits
+            .iter()
+            .chain(d.misses.iter())
+            .copied()
+            .chain(d.constraints.iter().map(|c| c.e))
+            .chain(d.relations.iter().flat_map(|r| [r.l, r.r]))
+            .collect();
         if exprs.iter().any(|e| !self.disjoint(*e, w)) {
             return true;
         }
@@ -282,8 +278,8 @@ impl<'p> Engine<'p> {
 
     fn arg_holds_hit(&self, d: &Fact, args: &[E]) -> bool {
         args.iter().any(|a| {
-            d.hits(*a)
-                || d.h
+            d.is_hit(*a)
+                || d.hits
                     .iter()
                     .any(|h| self.a.contains(*h, *a) || self.a.contains(*a, *h))
         })
@@ -293,12 +289,7 @@ impl<'p> Engine<'p> {
     /// MOD regions, facts reading them are dropped, the destination gets an unknown value.
     /// `None`: the callee writes no memory that existed before the call, so only the
     /// destination changes.
-    fn summarise_call(
-        &mut self,
-        d: &Fact,
-        w: Option<&RegionSet>,
-        dest: Option<E>,
-    ) -> Option<Fact> {
+    fn summarise_call(&mut self, d: &Fact, w: Option<&RegionSet>, dest: Option<E>) -> Option<Fact> {
         let mut cur = match w {
             Some(w) => self.havoc(d, w),
             None => d.clone(),
@@ -359,13 +350,13 @@ impl<'p> Engine<'p> {
                         if !crate::probe::expr::is_pointerish(self.a.ty(arg)) {
                             continue;
                         }
-                        if cur.h.iter().any(|h| self.a.contains(*h, arg)) {
+                        if cur.hits.iter().any(|h| self.a.contains(*h, arg)) {
                             return Err(format!(
                                 "it is passed to `{callee}`, which has no body here: it escapes"
                             ));
                         }
                         if !miss(&mut self.a, &cur, arg) {
-                            cur.m.push(arg);
+                            cur.misses.push(arg);
                         }
                     }
                 }

@@ -74,7 +74,7 @@ impl<'p> Engine<'p> {
     /// Whether location `e` is in tagged regions of S only, and differs from each of their
     /// tag locations: then it holds no reference to the cell.
     fn outside_tags(&mut self, d: &Fact, e: E) -> bool {
-        if d.t.is_empty() || d.s.all_memory {
+        if d.tags.is_empty() || d.regions.all_memory {
             return false;
         }
         let EKind::Deref(x) = *self.a.kind(e) else {
@@ -85,7 +85,7 @@ impl<'p> Engine<'p> {
             return false;
         }
         for r in p.iter() {
-            if !d.s.contains(r) {
+            if !d.regions.contains(r) {
                 continue;
             }
             let tags: SmallVec<[E; 4]> = d.tags_of(r).iter().map(|(_, y)| *y).collect();
@@ -126,9 +126,9 @@ impl<'p> Engine<'p> {
                 return true;
             }
         }
-        d.p.contains(&PtrRel::new(p, q, false))
-            || (d.hits(p) && miss(&mut self.a, d, q))
-            || (d.hits(q) && miss(&mut self.a, d, p))
+        d.relations.contains(&PtrRel::new(p, q, false))
+            || (d.is_hit(p) && miss(&mut self.a, d, q))
+            || (d.is_hit(q) && miss(&mut self.a, d, p))
             || self.frames_apart(p, q)
     }
 

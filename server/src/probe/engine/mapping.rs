@@ -110,63 +110,59 @@ impl<'p> Engine<'p> {
     /// are dropped, which only loses information.
     pub(super) fn rename_fact(&mut self, d: &Fact, f: &dyn Fn(Sym) -> Option<Sym>) -> Fact {
         let mut out = Fact {
-            s: RegionSet::empty(),
-            h: SmallVec::new(),
-            m: SmallVec::new(),
-            c: SmallVec::new(),
-            t: SmallVec::new(),
-            p: SmallVec::new(),
+            regions: RegionSet::empty(),
+            hits: SmallVec::new(),
+            misses: SmallVec::new(),
+            constraints: SmallVec::new(),
+            tags: SmallVec::new(),
+            relations: SmallVec::new(),
             tainted: d.tainted,
             assumed: d.assumed,
         };
-        for r in &d.p {
+        for r in &d.relations {
             if let (Some(l), Some(x)) = (self.a.rename(r.l, f), self.a.rename(r.r, f)) {
-                out.p.push(PtrRel::new(l, x, r.eq));
+                out.relations.push(PtrRel::new(l, x, r.eq));
             }
         }
-        for &e in &d.h {
+        for &e in &d.hits {
             if let Some(x) = self.a.rename(e, f) {
-                out.h.push(x);
+                out.hits.push(x);
             }
         }
-        for &e in &d.m {
+        for &e in &d.misses {
             if let Some(x) = self.a.rename(e, f) {
-                out.m.push(x);
+                out.misses.push(x);
             }
         }
-        for c in &d.c {
+        for c in &d.constraints {
             if let Some(x) = self.a.rename(c.e, f) {
-                out.c.push(Constraint { e: x, ..*c });
+                out.constraints.push(Constraint { e: x, ..*c });
             }
         }
-        out.s.all_memory = d.s.all_memory;
-        for r in d.s.iter() {
+        out.regions.all_memory = d.regions.all_memory;
+        for r in d.regions.iter() {
             if let Some(r2) = self.rename_region(r, f) {
-                out.s.insert(r2);
+                out.regions.insert(r2);
             }
         }
         // A tag whose location cannot be renamed leaves its region ⊤.
         let mut top: SmallVec<[Region; 2]> = SmallVec::new();
-        for &(r, x) in &d.t {
+        for &(r, x) in &d.tags {
             let Some(r2) = self.rename_region(r, f) else {
                 continue;
             };
             match self.a.rename(x, f) {
-                Some(x2) => out.t.push((r2, x2)),
+                Some(x2) => out.tags.push((r2, x2)),
                 None => top.push(r2),
             }
         }
-        out.t.retain(|(r, _)| !top.contains(r));
+        out.tags.retain(|(r, _)| !top.contains(r));
         out.normalize();
         out
     }
 
     /// A variable's region follows its variable's rename (`None`: the variable is gone).
-    fn rename_region(
-        &mut self,
-        r: Region,
-        f: &dyn Fn(Sym) -> Option<Sym>,
-    ) -> Option<Region> {
+    fn rename_region(&mut self, r: Region, f: &dyn Fn(Sym) -> Option<Sym>) -> Option<Region> {
         let Region::Var(i) = r else {
             return Some(r);
         };
@@ -254,7 +250,7 @@ impl<'p> Engine<'p> {
         // whose entry facts reach every caller registered so far).
         let mut key_fact = mapped.clone();
         if compress {
-            key_fact.s = RegionSet::empty();
+            key_fact.regions = RegionSet::empty();
         }
         let key = (
             g,
@@ -412,7 +408,7 @@ impl<'p> Engine<'p> {
         // Extra (variadic) arguments: the callee may keep them.
         for a in args.iter().skip(params.len()) {
             let ae = self.tr(caller, *a);
-            if cur.h.iter().any(|h| self.a.contains(*h, ae)) {
+            if cur.hits.iter().any(|h| self.a.contains(*h, ae)) {
                 return None;
             }
         }

@@ -33,12 +33,12 @@ impl<'p> Engine<'p> {
         // The pre-state: S, its tags and the taint first (`grow_s` sets the taint when the
         // write may land anywhere); H, M and the constraints are derived below.
         let mut f = Fact {
-            s: d.s.clone(),
-            h: SmallVec::new(),
-            m: SmallVec::new(),
-            c: SmallVec::new(),
-            t: self.tags_past_write(&d.t, &w, Some((target, e1))),
-            p: SmallVec::new(),
+            regions: d.regions.clone(),
+            hits: SmallVec::new(),
+            misses: SmallVec::new(),
+            constraints: SmallVec::new(),
+            tags: self.tags_past_write(&d.tags, &w, Some((target, e1))),
+            relations: SmallVec::new(),
             tainted: d.tainted,
             assumed: d.assumed,
         };
@@ -46,11 +46,11 @@ impl<'p> Engine<'p> {
         self.grow_s(&mut f, &w, Some(target));
         let e1_disjoint = self.disjoint(e1, &w);
         let e1_misses = self.misses(d, e1);
-        let e1_hits = d.hits(e1);
+        let e1_hits = d.is_hit(e1);
         let e0_disjoint = self.disjoint(e0, &w);
         let mut h2: Vec<E> = Vec::new();
         let mut m2: Vec<E> = Vec::new();
-        for (sign_hit, list) in [(true, d.h.clone()), (false, d.m.clone())] {
+        for (sign_hit, list) in [(true, d.hits.clone()), (false, d.misses.clone())] {
             for e in list {
                 let out = if sign_hit { &mut h2 } else { &mut m2 };
                 // FILTER1 (or known to be another location than the written one)
@@ -84,7 +84,7 @@ impl<'p> Engine<'p> {
         // Constraints transform like miss expressions (FILTER1, FILTER4, SUBST1); a constraint
         // whose expression becomes a constant is evaluated.
         let mut c2: SmallVec<[Constraint; 2]> = SmallVec::new();
-        for c in d.c.clone() {
+        for c in d.constraints.clone() {
             let Some(e2) = self.past_write(c.e, &w, target, e1) else {
                 continue;
             };
@@ -98,11 +98,11 @@ impl<'p> Engine<'p> {
                 _ => c2.push(Constraint { e: e2, ..c }),
             }
         }
-        f.h = h2.into_iter().collect();
-        f.m = m2.into_iter().collect();
-        f.c = c2;
+        f.hits = h2.into_iter().collect();
+        f.misses = m2.into_iter().collect();
+        f.constraints = c2;
         // Relations transform like constraints; one side becoming a number makes a constraint.
-        for r in d.p.clone() {
+        for r in d.relations.clone() {
             let (Some(l), Some(rr)) = (
                 self.past_write(r.l, &w, target, e1),
                 self.past_write(r.r, &w, target, e1),
@@ -126,7 +126,7 @@ impl<'p> Engine<'p> {
             Some((x, p, q)) => {
                 for eq in [true, false] {
                     let mut c = d.clone();
-                    c.p.push(PtrRel::new(p, q, eq));
+                    c.relations.push(PtrRel::new(p, q, eq));
                     c.assumed |= eq;
                     c.normalize();
                     let dest = if eq { x } else { e0 };
@@ -142,7 +142,7 @@ impl<'p> Engine<'p> {
     /// reach: `(its address, its block pointer, the written block pointer)`. The assignment
     /// is then split on whether the two block pointers are equal.
     fn split_candidate(&mut self, d: &Fact, e0: E, e1: E) -> Option<(E, E, E)> {
-        if d.p.len() >= MAX_RELS || d.h.is_empty() {
+        if d.relations.len() >= MAX_RELS || d.hits.is_empty() {
             return None;
         }
         let EKind::Field(q, f) = *self.a.kind(e0) else {
@@ -160,7 +160,7 @@ impl<'p> Engine<'p> {
             return None;
         }
         let target = self.a.deref(e0);
-        for e in d.h.clone() {
+        for e in d.hits.clone() {
             if e == target {
                 continue;
             }
@@ -176,7 +176,7 @@ impl<'p> Engine<'p> {
             if self.disjoint(e, &w) || !self.disjoint(x, &w) {
                 continue;
             }
-            if self.distinct_values(d, p, q) || d.p.contains(&PtrRel::new(p, q, true)) {
+            if self.distinct_values(d, p, q) || d.relations.contains(&PtrRel::new(p, q, true)) {
                 continue;
             }
             return Some((x, p, q));
@@ -209,9 +209,9 @@ impl<'p> Engine<'p> {
         match (*self.a.kind(l), *self.a.kind(r)) {
             (EKind::Int(a), EKind::Int(b)) => return (a == b) == eq,
             (EKind::Num | EKind::Unknown, _) | (_, EKind::Num | EKind::Unknown) => {}
-            (EKind::Int(k), _) => f.c.push(Constraint { e: r, rel, k }),
-            (_, EKind::Int(k)) => f.c.push(Constraint { e: l, rel, k }),
-            _ => f.p.push(PtrRel::new(l, r, eq)),
+            (EKind::Int(k), _) => f.constraints.push(Constraint { e: r, rel, k }),
+            (_, EKind::Int(k)) => f.constraints.push(Constraint { e: l, rel, k }),
+            _ => f.relations.push(PtrRel::new(l, r, eq)),
         }
         true
     }
@@ -265,7 +265,7 @@ impl<'p> Engine<'p> {
             // A write that may land anywhere (through a pointer of unknown type): past it,
             // the facts no longer say where other references could be, so an allocation
             // reached from here is not evidence of a leak.
-            f.s.all_memory = true;
+            f.regions.all_memory = true;
             f.tainted = true;
         }
         f.normalize_tags();
@@ -278,7 +278,7 @@ impl<'p> Engine<'p> {
             return None;
         }
         cleanup(&mut self.a, &mut f);
-        if f.h.iter().any(|e| self.has_unknown(*e)) {
+        if f.hits.iter().any(|e| self.has_unknown(*e)) {
             f.tainted = true;
         }
         Some(f)
@@ -288,12 +288,12 @@ impl<'p> Engine<'p> {
     pub(super) fn alloc(&mut self, d: &Fact, e0: E) -> AllocResult {
         let w = self.a.pt(e0);
         let target = self.a.deref(e0);
-        let unaliased_hit = d.h.clone().into_iter().any(|e| match *self.a.kind(e) {
+        let unaliased_hit = d.hits.clone().into_iter().any(|e| match *self.a.kind(e) {
             EKind::Deref(x) => !self.a.pt(x).intersects(&w),
             _ => false,
         });
         let e0_disjoint = self.disjoint(e0, &w);
-        if unaliased_hit && d.hits(target) && e0_disjoint {
+        if unaliased_hit && d.is_hit(target) && e0_disjoint {
             return AllocResult::Contradiction;
         }
         if unaliased_hit || (self.misses(d, target) && e0_disjoint) {
@@ -306,7 +306,7 @@ impl<'p> Engine<'p> {
             };
         }
         AllocResult::Validated {
-            evidence: d.hits(target),
+            evidence: d.is_hit(target),
         }
     }
 
@@ -316,12 +316,12 @@ impl<'p> Engine<'p> {
     /// (`void *`, `char *`) the block's layout is unknown and its contents are assumed to hold
     /// no reference (an unsound assumption listed in ARCHITECTURE.md).
     pub(super) fn free(&mut self, d: &Fact, e: E) -> Option<Fact> {
-        if d.hits(e) {
+        if d.is_hit(e) {
             return None;
         }
         let mut f = d.clone();
         if !miss(&mut self.a, d, e) {
-            f.m.push(e);
+            f.misses.push(e);
             f.normalize();
         }
         let pointee = self
@@ -339,25 +339,25 @@ impl<'p> Engine<'p> {
         let mut f = d.clone();
         match op {
             CmpOp::Eq => {
-                if d.hits(l) {
-                    f.h.push(r);
+                if d.is_hit(l) {
+                    f.hits.push(r);
                 }
-                if d.hits(r) {
-                    f.h.push(l);
+                if d.is_hit(r) {
+                    f.hits.push(l);
                 }
                 if miss(&mut self.a, d, l) {
-                    f.m.push(r);
+                    f.misses.push(r);
                 }
                 if miss(&mut self.a, d, r) {
-                    f.m.push(l);
+                    f.misses.push(l);
                 }
             }
             CmpOp::Ne => {
-                if d.hits(l) {
-                    f.m.push(r);
+                if d.is_hit(l) {
+                    f.misses.push(r);
                 }
-                if d.hits(r) {
-                    f.m.push(l);
+                if d.is_hit(r) {
+                    f.misses.push(l);
                 }
             }
             _ => {}
@@ -368,10 +368,10 @@ impl<'p> Engine<'p> {
                 return None;
             }
             (_, EKind::Int(k)) if !matches!(self.a.kind(l), EKind::Num | EKind::Unknown) => {
-                f.c.push(Constraint { e: l, rel, k })
+                f.constraints.push(Constraint { e: l, rel, k })
             }
             (EKind::Int(k), _) if !matches!(self.a.kind(r), EKind::Num | EKind::Unknown) => {
-                f.c.push(Constraint {
+                f.constraints.push(Constraint {
                     e: r,
                     rel: rel.flip(),
                     k,
@@ -380,13 +380,13 @@ impl<'p> Engine<'p> {
             _ => {
                 if matches!(op, CmpOp::Eq | CmpOp::Ne)
                     && l != r
-                    && f.p.len() < MAX_RELS
+                    && f.relations.len() < MAX_RELS
                     && crate::probe::expr::is_pointerish(self.a.ty(l))
                     && crate::probe::expr::is_pointerish(self.a.ty(r))
                     && !self.has_unknown(l)
                     && !self.has_unknown(r)
                 {
-                    f.p.push(PtrRel::new(l, r, op == CmpOp::Eq));
+                    f.relations.push(PtrRel::new(l, r, op == CmpOp::Eq));
                 }
             }
         }
@@ -405,22 +405,23 @@ impl<'p> Engine<'p> {
     /// otherwise facts about it are forgotten.
     pub(super) fn scope_begin(&mut self, d: &Fact, f: FuncId, locals: &[LocalId]) -> Option<Fact> {
         let set: FxHashSet<LocalId> = locals.iter().copied().collect();
-        if d.h.iter().any(|e| self.mentions_locals(*e, f, &set)) {
+        if d.hits.iter().any(|e| self.mentions_locals(*e, f, &set)) {
             return None;
         }
         let mut out = d.clone();
-        out.m.retain(|e| !self.mentions_locals(*e, f, &set));
-        out.c.retain(|c| !self.mentions_locals(c.e, f, &set));
-        out.p
+        out.misses.retain(|e| !self.mentions_locals(*e, f, &set));
+        out.constraints
+            .retain(|c| !self.mentions_locals(c.e, f, &set));
+        out.relations
             .retain(|r| !self.mentions_locals(r.l, f, &set) && !self.mentions_locals(r.r, f, &set));
         // A tag location read through a local whose scope begins names nothing before it.
-        for &(r, x) in &d.t {
+        for &(r, x) in &d.tags {
             if self.mentions_locals(x, f, &set) {
                 out.untag(r);
             }
         }
         let mut drop_regions = Vec::new();
-        for r in out.s.iter() {
+        for r in out.regions.iter() {
             if let Region::Var(i) = r
                 && let VarRoot::Local(g, l) = &self.a.names.var_path(i).root
                 && *g == f
@@ -429,10 +430,10 @@ impl<'p> Engine<'p> {
                 drop_regions.push(r);
             }
         }
-        // Variables' regions carry no tags (see `Fact::t`): removing them leaves the tags as
+        // Variables' regions carry no tags (see `Fact::tags`): removing them leaves the tags as
         // they are.
         for r in drop_regions {
-            out.s.remove(r);
+            out.regions.remove(r);
         }
         Some(out)
     }
@@ -449,13 +450,7 @@ impl<'p> Engine<'p> {
         self.nullify_typed(d, addr, &ty, 0)
     }
 
-    fn nullify_typed(
-        &mut self,
-        d: &Fact,
-        addr: E,
-        ty: &Type,
-        depth: u32,
-    ) -> Option<Fact> {
+    fn nullify_typed(&mut self, d: &Fact, addr: E, ty: &Type, depth: u32) -> Option<Fact> {
         match ty {
             Type::Pointer(_) | Type::Unknown | Type::Named(_) => {
                 let z = self.zero();
@@ -495,17 +490,17 @@ impl<'p> Engine<'p> {
     /// regions may hold pointers to the cell.
     pub(super) fn havoc(&mut self, d: &Fact, w: &RegionSet) -> Fact {
         let mut out = d.clone();
-        out.t = self.tags_past_write(&d.t, w, None);
+        out.tags = self.tags_past_write(&d.tags, w, None);
         self.grow_s(&mut out, w, None);
         let keep = |eng: &mut Self, e: E| eng.disjoint(e, w);
-        let h = out.h.clone();
-        out.h = h.into_iter().filter(|e| keep(self, *e)).collect();
-        let m = out.m.clone();
-        out.m = m.into_iter().filter(|e| keep(self, *e)).collect();
-        let c = out.c.clone();
-        out.c = c.into_iter().filter(|c| keep(self, c.e)).collect();
-        let p = out.p.clone();
-        out.p = p
+        let h = out.hits.clone();
+        out.hits = h.into_iter().filter(|e| keep(self, *e)).collect();
+        let m = out.misses.clone();
+        out.misses = m.into_iter().filter(|e| keep(self, *e)).collect();
+        let c = out.constraints.clone();
+        out.constraints = c.into_iter().filter(|c| keep(self, c.e)).collect();
+        let p = out.relations.clone();
+        out.relations = p
             .into_iter()
             .filter(|r| keep(self, r.l) && keep(self, r.r))
             .collect();

@@ -223,7 +223,11 @@ impl<'p> Engine<'p> {
     }
 
     pub(super) fn describe_input(&mut self, f: &Fact) -> String {
-        let hits: Vec<String> = f.h.iter().map(|e| format!("`{}`", self.show(*e))).collect();
+        let hits: Vec<String> = f
+            .hits
+            .iter()
+            .map(|e| format!("`{}`", self.show(*e)))
+            .collect();
         if hits.is_empty() {
             return "leaks for some inputs".into();
         }
@@ -232,19 +236,21 @@ impl<'p> Engine<'p> {
             "leaks if, on entry, {} {verb} the only reference to a heap block",
             hits.join(" and ")
         );
-        let misses: Vec<String> =
-            f.m.iter()
-                .filter(|e| !self.has_unknown(**e))
-                .filter(|e| !matches!(self.a.kind(**e), EKind::Int(_) | EKind::Num))
-                .map(|e| format!("`{}`", self.show(*e)))
-                .collect();
+        let misses: Vec<String> = f
+            .misses
+            .iter()
+            .filter(|e| !self.has_unknown(**e))
+            .filter(|e| !matches!(self.a.kind(**e), EKind::Int(_) | EKind::Num))
+            .map(|e| format!("`{}`", self.show(*e)))
+            .collect();
         if !misses.is_empty() {
             s.push_str(&format!(" that {} does not point to", misses.join(" or ")));
         }
-        let rels: Vec<String> =
-            f.p.iter()
-                .map(|r| format!("`{}`", self.show_rel(r)))
-                .collect();
+        let rels: Vec<String> = f
+            .relations
+            .iter()
+            .map(|r| format!("`{}`", self.show_rel(r)))
+            .collect();
         if !rels.is_empty() {
             s.push_str(&format!(", with {}", rels.join(" and ")));
         }
@@ -264,30 +270,32 @@ impl<'p> Engine<'p> {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let s: Vec<String> =
-            f.s.iter()
-                .map(|r| {
-                    let name = crate::regions::RegionDisplay(&self.a.names, r).to_string();
-                    let tags = f.tags_of(r);
-                    if tags.is_empty() {
-                        name
-                    } else {
-                        let t: Vec<E> = tags.iter().map(|(_, x)| *x).collect();
-                        format!("{name}@[{}]", list(&t))
-                    }
-                })
-                .collect();
-        let c: Vec<String> =
-            f.c.iter()
-                .map(|c| format!("{} {:?} {}", self.show(c.e), c.rel, c.k))
-                .chain(f.p.iter().map(|r| self.show_rel(r)))
-                .collect();
+        let s: Vec<String> = f
+            .regions
+            .iter()
+            .map(|r| {
+                let name = crate::regions::RegionDisplay(&self.a.names, r).to_string();
+                let tags = f.tags_of(r);
+                if tags.is_empty() {
+                    name
+                } else {
+                    let t: Vec<E> = tags.iter().map(|(_, x)| *x).collect();
+                    format!("{name}@[{}]", list(&t))
+                }
+            })
+            .collect();
+        let c: Vec<String> = f
+            .constraints
+            .iter()
+            .map(|c| format!("{} {:?} {}", self.show(c.e), c.rel, c.k))
+            .chain(f.relations.iter().map(|r| self.show_rel(r)))
+            .collect();
         format!(
             "S={{{}{}}} H={{{}}} M={{{}}} C={{{}}}{}{}",
             s.join(", "),
-            if f.s.all_memory { ", *" } else { "" },
-            list(&f.h),
-            list(&f.m),
+            if f.regions.all_memory { ", *" } else { "" },
+            list(&f.hits),
+            list(&f.misses),
             c.join(", "),
             if f.tainted { " tainted" } else { "" },
             if f.assumed { " assumed" } else { "" }

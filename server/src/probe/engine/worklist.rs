@@ -279,15 +279,15 @@ impl<'p> Engine<'p> {
                         }
                     }
                     AllocResult::Validated { evidence: true } => {
-                        if !d.tainted && !d.c.is_empty() {
+                        if !d.tainted && !d.constraints.is_empty() {
                             // The allocation validates the cell; check that the path to it is
                             // feasible under the constraints gathered so far.
                             let fresh = self.a.mk(EKind::Num, &Type::Int);
                             let mut w = d.clone();
-                            w.h.clear();
-                            w.m.clear();
-                            w.s = RegionSet::empty();
-                            w.t.clear();
+                            w.hits.clear();
+                            w.misses.clear();
+                            w.regions = RegionSet::empty();
+                            w.tags.clear();
                             if let Some(f) = self.assign(&w, e0, fresh) {
                                 let b2 = self.body(func);
                                 for &p in &b2.node(node).preds {
@@ -389,7 +389,7 @@ impl<'p> Engine<'p> {
                 }
                 // Opaque code may write all memory: `havoc` taints the fact.
                 let f = self.havoc(&d, &w);
-                if !d.h.is_empty() && self.unsupported.is_none() {
+                if !d.hits.is_empty() && self.unsupported.is_none() {
                     let loc = self.loc(func, node);
                     self.unsupported = Some((format!("unsupported code: {reason}"), Some(loc)));
                 }
@@ -518,7 +518,7 @@ impl<'p> Engine<'p> {
         if self.outcome.is_some() {
             return;
         }
-        if fact.s.len() as u32 > self.cfg.max_regions {
+        if fact.regions.len() as u32 > self.cfg.max_regions {
             self.outcome = Some(Outcome::Budget(format!(
                 "the region set grew past {} regions",
                 self.cfg.max_regions
@@ -528,7 +528,7 @@ impl<'p> Engine<'p> {
         let saved = (self.cur_point.replace((func, node, true)), self.cur_ctx);
         self.cur_ctx = ctx;
         let apart = fact
-            .p
+            .relations
             .iter()
             .find(|r| r.eq && self.frames_apart(r.l, r.r))
             .cloned();
@@ -603,12 +603,7 @@ impl<'p> Engine<'p> {
     /// The fact right after statement `node` of `func`, before the temporaries that die there
     /// are cleared (`t ← 0` for each, backwards). `None`: a dead temporary would be the
     /// reference, which C does not have.
-    fn after_temp_deaths(
-        &mut self,
-        func: FuncId,
-        node: NodeId,
-        fact: &Fact,
-    ) -> Option<Fact> {
+    fn after_temp_deaths(&mut self, func: FuncId, node: NodeId, fact: &Fact) -> Option<Fact> {
         let prog = self.prog;
         let deaths = self
             .temp_deaths
@@ -623,13 +618,13 @@ impl<'p> Engine<'p> {
             let addr = self.local_addr(func, t);
             let sym = Sym::Local(func, t);
             let mentioned = cur
-                .h
+                .hits
                 .iter()
-                .chain(cur.m.iter())
+                .chain(cur.misses.iter())
                 .copied()
-                .chain(cur.c.iter().map(|c| c.e))
-                .chain(cur.p.iter().flat_map(|r| [r.l, r.r]))
-                .chain(cur.t.iter().map(|(_, x)| *x))
+                .chain(cur.constraints.iter().map(|c| c.e))
+                .chain(cur.relations.iter().flat_map(|r| [r.l, r.r]))
+                .chain(cur.tags.iter().map(|(_, x)| *x))
                 .any(|e| self.a.mentions(e, &|s| s == sym));
             if !mentioned {
                 // What `assign` would do to a fact that does not read `t`: S grows by its
