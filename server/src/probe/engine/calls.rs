@@ -52,9 +52,9 @@ impl<'p> Engine<'p> {
             ),
             Callee::Indirect(_) => (self.prog.indirect_targets(args.len()), None),
         };
-        let depth = self.ctx_depth.get(&ctx).copied().unwrap_or(0);
+        let depth = self.contexts.depth.get(&ctx).copied().unwrap_or(0);
         let dest_hit = dest_e.is_some_and(|de| {
-            let t = self.a.deref(de);
+            let t = self.arena.deref(de);
             d.is_hit(t)
         });
         let max_depth = if dest_hit {
@@ -115,8 +115,8 @@ impl<'p> Engine<'p> {
                     // A recursive call: the callee's `ret` is another frame's variable than
                     // the caller's. It is named `Frozen(0, g, ret)` until `enter_callee`
                     // renames it to the callee's own `ret` (and freezes the caller's).
-                    let ty = self.a.ty(ra).clone();
-                    ra = self.a.mk(EKind::Addr(Sym::Frozen(0, g, r)), &ty);
+                    let ty = self.arena.ty(ra).clone();
+                    ra = self.arena.mk(EKind::Addr(Sym::Frozen(0, g, r)), &ty);
                 }
                 let z = self.zero();
                 let Some(f) = self.assign(&cur, ra, z) else {
@@ -125,7 +125,7 @@ impl<'p> Engine<'p> {
                 };
                 cur = f;
                 if let Some(de) = dest_e {
-                    let rv = self.a.deref(ra);
+                    let rv = self.arena.deref(ra);
                     let cases = self.assign_split(&cur, de, rv);
                     if cases.is_empty() {
                         let t = self.stmt_text(func, node);
@@ -138,7 +138,7 @@ impl<'p> Engine<'p> {
                     continue;
                 }
             } else if let Some(de) = dest_e {
-                let u = self.a.mk(EKind::Unknown, &Type::Unknown);
+                let u = self.arena.mk(EKind::Unknown, &Type::Unknown);
                 match self.assign(&cur, de, u) {
                     Some(f) => cur = f,
                     None => continue,
@@ -185,7 +185,7 @@ impl<'p> Engine<'p> {
         let escapes = self.cfg.unknown_calls_escape && self.arg_holds_hit(d, args_e);
         // Every location the fact can name keeps its value: only the destination changes.
         let writes_nothing_old = !ms.writes_old && !ms.all && !escapes;
-        let dw = dest_e.map(|de| self.a.pt(de));
+        let dw = dest_e.map(|de| self.arena.pt(de));
         let kept = d.hits.iter().any(|e| {
             (writes_nothing_old || self.disjoint(*e, w))
                 && dw.as_ref().is_none_or(|dw| self.disjoint(*e, dw))
@@ -193,7 +193,7 @@ impl<'p> Engine<'p> {
         let writes_s =
             d.regions.intersects(w) || dw.as_ref().is_some_and(|dw| d.regions.intersects(dw));
         // A feasibility witness carries no cell, only the path's constraints.
-        let made_inside = !kept && writes_s && self.current_witness.is_none() && ms.allocates;
+        let made_inside = !kept && writes_s && self.cursor.witness.is_none() && ms.allocates;
         if escapes && !made_inside {
             let callee = self.prog.function_name(g);
             self.refute(
@@ -214,7 +214,7 @@ impl<'p> Engine<'p> {
 
     /// The regions a function may write, transitively; `None` when it may write anything.
     fn mod_regions(&mut self, g: FuncId) -> Option<RegionSet> {
-        if let Some(r) = self.mod_regions.get(&g) {
+        if let Some(r) = self.caches.mod_regions.get(&g) {
             return r.clone();
         }
         let m = self.prog.mod_set(g);
@@ -224,31 +224,31 @@ impl<'p> Engine<'p> {
             let mut set = RegionSet::empty();
             for name in &m.globals {
                 let ty = self
-                    .a
+                    .arena
                     .env()
                     .globals
                     .get(name)
-                    .map(|t| self.a.env().resolve(t))
+                    .map(|t| self.arena.env().resolve(t))
                     .unwrap_or_default();
-                let n = self.a.string(name);
+                let n = self.arena.string(name);
                 let addr = self
-                    .a
+                    .arena
                     .mk(EKind::Addr(Sym::Global(n)), &Type::pointer_to(ty));
-                let p = self.a.pt(addr);
+                let p = self.arena.pt(addr);
                 set.union_with(&p);
             }
             for (class, field) in &m.fields {
-                let c = self.a.names.class(class);
-                let f = self.a.names.name(field);
+                let c = self.arena.names.class(class);
+                let f = self.arena.names.name(field);
                 set.insert(Region::Field(c, f));
             }
             for class in &m.mems {
-                let c = self.a.names.class(class);
+                let c = self.arena.names.class(class);
                 set.insert(Region::Mem(c));
             }
             Some(set)
         };
-        self.mod_regions.insert(g, r.clone());
+        self.caches.mod_regions.insert(g, r.clone());
         r
     }
 
@@ -268,7 +268,7 @@ impl<'p> Engine<'p> {
             return true;
         }
         if let Some(de) = dest {
-            let dw = self.a.pt(de);
+            let dw = self.arena.pt(de);
             if exprs.iter().any(|e| !self.disjoint(*e, &dw)) {
                 return true;
             }
@@ -281,7 +281,7 @@ impl<'p> Engine<'p> {
             d.is_hit(*a)
                 || d.hits
                     .iter()
-                    .any(|h| self.a.contains(*h, *a) || self.a.contains(*a, *h))
+                    .any(|h| self.arena.contains(*h, *a) || self.arena.contains(*a, *h))
         })
     }
 
@@ -295,7 +295,7 @@ impl<'p> Engine<'p> {
             None => d.clone(),
         };
         if let Some(de) = dest {
-            let u = self.a.mk(EKind::Unknown, &Type::Unknown);
+            let u = self.arena.mk(EKind::Unknown, &Type::Unknown);
             cur = self.assign(&cur, de, u)?;
         }
         cur.normalize();
@@ -323,20 +323,20 @@ impl<'p> Engine<'p> {
             Some(k) => {
                 if k.writes_first_argument
                     && let Some(&a0) = args.first()
-                    && self.a.ty(a0).pointee().is_some()
+                    && self.arena.ty(a0).pointee().is_some()
                 {
-                    let w = self.a.pt(a0);
+                    let w = self.arena.pt(a0);
                     cur = self.havoc(&cur, &w);
                 }
                 match k.returns {
-                    Returns::Number => self.a.mk(EKind::Num, &Type::Int),
+                    Returns::Number => self.arena.mk(EKind::Num, &Type::Int),
                     Returns::FirstArgument => match args.first() {
                         Some(&a0) => a0,
-                        None => self.a.mk(EKind::Unknown, &Type::Unknown),
+                        None => self.arena.mk(EKind::Unknown, &Type::Unknown),
                     },
                     Returns::StaticMemory => {
-                        let s = self.a.string("<library static memory>");
-                        self.a.mk(
+                        let s = self.arena.string("<library static memory>");
+                        self.arena.mk(
                             EKind::Addr(Sym::Global(s)),
                             &Type::pointer_to(Type::Unknown),
                         )
@@ -347,23 +347,23 @@ impl<'p> Engine<'p> {
                 let callee = name.unwrap_or("a function pointer");
                 if self.cfg.unknown_calls_escape {
                     for &arg in args {
-                        if !crate::probe::expr::is_pointerish(self.a.ty(arg)) {
+                        if !crate::probe::expr::is_pointerish(self.arena.ty(arg)) {
                             continue;
                         }
-                        if cur.hits.iter().any(|h| self.a.contains(*h, arg)) {
+                        if cur.hits.iter().any(|h| self.arena.contains(*h, arg)) {
                             return Err(format!(
                                 "it is passed to `{callee}`, which has no body here: it escapes"
                             ));
                         }
-                        if !miss(&mut self.a, &cur, arg) {
+                        if !miss(&mut self.arena, &cur, arg) {
                             cur.misses.push(arg);
                         }
                     }
                 }
                 let mut w = RegionSet::empty();
                 for &arg in args {
-                    if self.a.ty(arg).pointee().is_some() {
-                        let p = self.a.pt(arg);
+                    if self.arena.ty(arg).pointee().is_some() {
+                        let p = self.arena.pt(arg);
                         w.union_with(&p);
                     }
                 }
@@ -379,7 +379,7 @@ impl<'p> Engine<'p> {
                 if vouched {
                     cur.tainted = was;
                 }
-                self.a.mk(EKind::Unknown, &Type::Unknown)
+                self.arena.mk(EKind::Unknown, &Type::Unknown)
             }
         };
         cur.normalize();

@@ -14,16 +14,16 @@ use smallvec::SmallVec;
 impl<'p> Engine<'p> {
     /// `e # w`: no memory read of `e` is in `w` (or, writing a fresh block, none reads it).
     pub(super) fn disjoint(&mut self, e: E, w: &RegionSet) -> bool {
-        if !self.a.reads(e).intersects(w) {
+        if !self.arena.reads(e).intersects(w) {
             return true;
         }
-        let Some(n) = self.fresh_base else {
+        let Some(n) = self.cursor.fresh_base else {
             return false;
         };
         let mut mems: SmallVec<[E; 8]> = SmallVec::new();
-        self.a.mems(e, &mut mems);
-        mems.into_iter().all(|m| match *self.a.kind(m) {
-            EKind::Deref(x) => !self.a.pt(x).intersects(w) || self.apart_from_fresh(x, n),
+        self.arena.mems(e, &mut mems);
+        mems.into_iter().all(|m| match *self.arena.kind(m) {
+            EKind::Deref(x) => !self.arena.pt(x).intersects(w) || self.apart_from_fresh(x, n),
             _ => true,
         })
     }
@@ -34,22 +34,22 @@ impl<'p> Engine<'p> {
     fn apart_from_fresh(&self, x: E, n: Sym) -> bool {
         let mut z = x;
         loop {
-            match *self.a.kind(z) {
+            match *self.arena.kind(z) {
                 EKind::Field(b, _) => z = b,
                 EKind::Bin(crate::ir::BinOp::Add | crate::ir::BinOp::Sub, l, _)
-                    if self.a.ty(l).is_pointer_like() =>
+                    if self.arena.ty(l).is_pointer_like() =>
                 {
                     z = l
                 }
                 _ => break,
             }
         }
-        match *self.a.kind(z) {
+        match *self.arena.kind(z) {
             EKind::Addr(_) | EKind::Int(_) | EKind::Num => true,
             // A value read from anywhere but `n` itself: no other location holds a pointer
             // into the block.
             EKind::Deref(a) => {
-                !matches!(*self.a.kind(a), EKind::Addr(s) if s == n) && !self.has_unknown(a)
+                !matches!(*self.arena.kind(a), EKind::Addr(s) if s == n) && !self.has_unknown(a)
             }
             EKind::Bin(..) | EKind::Field(..) | EKind::Unknown => false,
         }
@@ -59,6 +59,7 @@ impl<'p> Engine<'p> {
     pub(super) fn fresh_write(&mut self, func: FuncId, node: NodeId) -> Option<Sym> {
         let prog = self.prog;
         let fw = self
+            .caches
             .fresh_writes
             .entry(func)
             .or_insert_with(|| prog.fresh_writes(func));
@@ -68,7 +69,7 @@ impl<'p> Engine<'p> {
     /// `Miss(e, d)`, or `e` is a location of tagged regions that is none of their tag
     /// locations (a tagged region holds references only at its tags).
     pub(super) fn misses(&mut self, d: &Fact, e: E) -> bool {
-        miss(&mut self.a, d, e) || self.outside_tags(d, e)
+        miss(&mut self.arena, d, e) || self.outside_tags(d, e)
     }
 
     /// Whether location `e` is in tagged regions of S only, and differs from each of their
@@ -77,10 +78,10 @@ impl<'p> Engine<'p> {
         if d.tags.is_empty() || d.regions.all_memory {
             return false;
         }
-        let EKind::Deref(x) = *self.a.kind(e) else {
+        let EKind::Deref(x) = *self.arena.kind(e) else {
             return false;
         };
-        let p = self.a.pt(x);
+        let p = self.arena.pt(x);
         if p.all_memory {
             return false;
         }
@@ -107,7 +108,7 @@ impl<'p> Engine<'p> {
     /// Whether addresses `x` and `y` are different locations: the same field of two blocks
     /// whose pointers differ.
     fn distinct_addrs(&mut self, d: &Fact, x: E, y: E) -> bool {
-        match (*self.a.kind(x), *self.a.kind(y)) {
+        match (*self.arena.kind(x), *self.arena.kind(y)) {
             (EKind::Field(p, f), EKind::Field(q, g)) if f == g && p != q => {
                 self.distinct_values(d, p, q)
             }
@@ -118,24 +119,24 @@ impl<'p> Engine<'p> {
     /// Whether pointer values `p` and `q` differ: one is the fresh block being written and
     /// the other cannot point into it, or one references the cell and the other does not.
     pub(super) fn distinct_values(&mut self, d: &Fact, p: E, q: E) -> bool {
-        if let Some(n) = self.fresh_base {
+        if let Some(n) = self.cursor.fresh_base {
             let is_n = |a: &Arena, v: E| matches!(*a.kind(v), EKind::Deref(b) if matches!(*a.kind(b), EKind::Addr(s) if s == n));
-            if (is_n(&self.a, p) && self.apart_from_fresh(q, n))
-                || (is_n(&self.a, q) && self.apart_from_fresh(p, n))
+            if (is_n(&self.arena, p) && self.apart_from_fresh(q, n))
+                || (is_n(&self.arena, q) && self.apart_from_fresh(p, n))
             {
                 return true;
             }
         }
         d.relations.contains(&PtrRel::new(p, q, false))
-            || (d.is_hit(p) && miss(&mut self.a, d, q))
-            || (d.is_hit(q) && miss(&mut self.a, d, p))
+            || (d.is_hit(p) && miss(&mut self.arena, d, q))
+            || (d.is_hit(q) && miss(&mut self.arena, d, p))
             || self.frames_apart(p, q)
     }
 
     /// Whether location `e` of the fact is known not to be the written location `*e0`,
     /// though the regions overlap: neither address changes, and they differ.
     pub(super) fn apart_from_target(&mut self, d: &Fact, e: E, e0: E, w: &RegionSet) -> bool {
-        let EKind::Deref(x) = *self.a.kind(e) else {
+        let EKind::Deref(x) = *self.arena.kind(e) else {
             return false;
         };
         self.unchanged_by(x, w, e0) && self.unchanged_by(e0, w, e0) && self.distinct_addrs(d, x, e0)
@@ -149,11 +150,11 @@ impl<'p> Engine<'p> {
         if self.disjoint(e, w) {
             return true;
         }
-        match *self.a.kind(e) {
+        match *self.arena.kind(e) {
             EKind::Deref(a) => {
                 a != e0
                     && self.unchanged_by(a, w, e0)
-                    && match (*self.a.kind(a), *self.a.kind(e0)) {
+                    && match (*self.arena.kind(a), *self.arena.kind(e0)) {
                         (EKind::Field(p, f), EKind::Field(q, g)) => {
                             f == g && self.frames_apart(p, q)
                         }
@@ -171,16 +172,19 @@ impl<'p> Engine<'p> {
     /// disjoint from `w` (reads inside `target`'s address are checked too).
     pub(super) fn context_disjoint(&mut self, e: E, target: E, w: &RegionSet) -> bool {
         let mut mems: SmallVec<[E; 8]> = SmallVec::new();
-        self.a.mems(e, &mut mems);
+        self.arena.mems(e, &mut mems);
         let e0 = self.addr_of(target);
         mems.into_iter().all(|m| {
             if m == target {
                 return true;
             }
-            match *self.a.kind(m) {
+            match *self.arena.kind(m) {
                 EKind::Deref(x) => {
-                    !self.a.pt(x).intersects(w)
-                        || self.fresh_base.is_some_and(|n| self.apart_from_fresh(x, n))
+                    !self.arena.pt(x).intersects(w)
+                        || self
+                            .cursor
+                            .fresh_base
+                            .is_some_and(|n| self.apart_from_fresh(x, n))
                         || e0.is_some_and(|e0| self.unchanged_by(m, w, e0))
                 }
                 _ => true,

@@ -4,7 +4,7 @@
 //! (`owned_by_caller`) and the compression of caller frames that closes a recursion
 //! (`compress_frames`).
 
-use super::{Ctx, Engine, NONE};
+use super::{Ctx, Engine};
 use crate::ir::{Callee, LocalId, NodeId, StmtKind};
 use crate::probe::FuncId;
 use crate::probe::expr::{ANCESTOR, E, EKind, Sym};
@@ -24,16 +24,52 @@ pub(super) enum Frames {
     CompressReuse,
 }
 
+/// A program point at which the footprint's facts are read (see `Cursor::point`).
+#[derive(Clone, Copy)]
+pub(super) struct FootprintPoint {
+    pub(super) func: FuncId,
+    pub(super) node: NodeId,
+    pub(super) at: PointAt,
+}
+
+#[derive(Clone, Copy)]
+pub(super) enum PointAt {
+    /// While the statement is applied: the facts that hold across it.
+    Across,
+    /// Right after the statement: a fact being stored there.
+    After,
+}
+
+/// Which node of a pure-descent chain a pointer value is (see `frame_of`): values that are
+/// different nodes differ.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ChainNode {
+    /// The current frame's descent parameter.
+    Own,
+    /// The argument of the current frame's descent call, once that call returned.
+    Child,
+    /// The descent parameter of the caller frame this many calls up (a chain context).
+    Caller(u8),
+}
+
+/// A context on a chain of pure-descent self-calls (see `chain_link`): the function and its
+/// descent parameter.
+#[derive(Clone, Copy)]
+pub(super) struct ChainLink {
+    pub(super) func: FuncId,
+    pub(super) param: LocalId,
+}
+
 impl<'p> Engine<'p> {
     /// How `g` recurses by pure descent, if it does (see `sites::descent`).
     pub(super) fn descent(&mut self, g: FuncId) -> Option<Arc<crate::probe::sites::Descent>> {
-        if let Some(d) = self.descents.get(&g) {
+        if let Some(d) = self.caches.descents.get(&g) {
             return d.clone();
         }
         let b = self.body(g);
         let calls = self.self_calls(g);
         let d = crate::probe::sites::descent(&b, &calls).map(Arc::new);
-        self.descents.insert(g, d.clone());
+        self.caches.descents.insert(g, d.clone());
         d
     }
 
@@ -54,7 +90,7 @@ impl<'p> Engine<'p> {
     /// by their MOD set, library functions that write nothing through their arguments but
     /// the caller's own variables.
     pub(super) fn footprint(&mut self, g: FuncId) -> Option<Arc<Footprint>> {
-        if let Some(f) = self.footprints.get(&g) {
+        if let Some(f) = self.caches.footprints.get(&g) {
             return f.clone();
         }
         let fp = self.descent(g).and_then(|d| {
@@ -89,35 +125,33 @@ impl<'p> Engine<'p> {
             };
             crate::probe::footprint::footprint(&b, &d, &calls, &harmless).map(Arc::new)
         });
-        self.footprints.insert(g, fp.clone());
+        self.caches.footprints.insert(g, fp.clone());
         fp
     }
 
     /// Which node of a pure-descent chain pointer value `e` is, at the current point: the
-    /// current frame's descent parameter (`Some(0)`), its child's once the descent call
-    /// returned (`Some(-1)`, from the footprint), or, in a chain context, a caller frame's
-    /// parameter (its depth).
-    fn frame_of(&mut self, e: E) -> Option<i16> {
-        let ctx = self.cur_ctx;
-        if let Some(&(g, p)) = self.chains.get(&ctx)
-            && let Some(d) = self.chain_frame(e, g, p)
+    /// current frame's descent parameter, its child once the descent call returned (from the
+    /// footprint), or, in a chain context, a caller frame's parameter.
+    fn frame_of(&mut self, e: E) -> Option<ChainNode> {
+        let ctx = self.cursor.ctx;
+        if let Some(&link) = self.contexts.chains.get(&ctx)
+            && let Some(n) = self.chain_frame(e, link)
         {
-            return Some(d as i16);
+            return Some(n);
         }
-        let (func, node, after) = self.cur_point?;
+        let FootprintPoint { func, node, at } = self.cursor.point?;
         let param = self.descent(func)?.param;
         let fp = self.footprint(func)?;
         let pa = self.local_addr(func, param);
-        let pv = self.a.deref(pa);
+        let pv = self.arena.deref(pa);
         let own = self.bind(func, ctx, pv);
-        let known = if after {
-            fp.after(node)
-        } else {
-            fp.across(node)
+        let known = match at {
+            PointAt::After => fp.after(node),
+            PointAt::Across => fp.across(node),
         };
         self.node_in(e, own, func, known).map(|n| match n {
-            Node::Own => 0,
-            Node::Child => -1,
+            Node::Own => ChainNode::Own,
+            Node::Child => ChainNode::Child,
         })
     }
 
@@ -133,14 +167,14 @@ impl<'p> Engine<'p> {
         if e == own {
             return Some(Node::Own);
         }
-        let EKind::Deref(a) = *self.a.kind(e) else {
+        let EKind::Deref(a) = *self.arena.kind(e) else {
             return None;
         };
-        match *self.a.kind(a) {
+        match *self.arena.kind(a) {
             EKind::Addr(Sym::Local(f, l)) if f == func => known.local(l),
             EKind::Field(b, fld) => {
                 let of = self.node_in(b, own, func, known)?;
-                let name = self.a.string_of(fld).to_string();
+                let name = self.arena.string_of(fld).to_string();
                 known.field(of, &name)
             }
             _ => {
@@ -164,7 +198,7 @@ impl<'p> Engine<'p> {
     }
 
     /// Whether the call of `g` at `node` of `caller`, in context `ctx`, continues a chain of
-    /// pure-descent self-calls that starts at a frame of the base context (`NONE`): then
+    /// pure-descent self-calls that starts at a frame of the base context (`Ctx::BASE`): then
     /// every frame of the chain below the base must return. The function and its descent
     /// parameter.
     pub(super) fn chain_link(
@@ -173,23 +207,29 @@ impl<'p> Engine<'p> {
         node: NodeId,
         ctx: Ctx,
         g: FuncId,
-    ) -> Option<(FuncId, LocalId)> {
-        if caller != g || (ctx != NONE && !self.chains.contains_key(&ctx)) {
+    ) -> Option<ChainLink> {
+        if caller != g || (ctx != Ctx::BASE && !self.contexts.chains.contains_key(&ctx)) {
             return None;
         }
         let d = self.descent(g)?;
-        d.sites.contains(&node).then_some((g, d.param))
+        d.sites.contains(&node).then_some(ChainLink {
+            func: g,
+            param: d.param,
+        })
     }
 
-    /// The frame of `e` if it reads descent parameter `p` of `g`: 0 for the current frame,
-    /// the frozen depth for a caller's.
-    fn chain_frame(&self, e: E, g: FuncId, p: LocalId) -> Option<u8> {
-        let EKind::Deref(x) = *self.a.kind(e) else {
+    /// The frame of `e` if it reads the descent parameter of the chain: the current frame's
+    /// (`Own`), or a caller frame's (its frozen depth).
+    fn chain_frame(&self, e: E, link: ChainLink) -> Option<ChainNode> {
+        let EKind::Deref(x) = *self.arena.kind(e) else {
             return None;
         };
-        match *self.a.kind(x) {
-            EKind::Addr(Sym::Local(f, l)) if f == g && l == p => Some(0),
-            EKind::Addr(Sym::Frozen(d, f, l)) if d > 0 && f == g && l == p => Some(d),
+        let ChainLink { func: g, param: p } = link;
+        match *self.arena.kind(x) {
+            EKind::Addr(Sym::Local(f, l)) if f == g && l == p => Some(ChainNode::Own),
+            EKind::Addr(Sym::Frozen(d, f, l)) if d > 0 && f == g && l == p => {
+                Some(ChainNode::Caller(d))
+            }
             _ => None,
         }
     }
@@ -213,7 +253,7 @@ impl<'p> Engine<'p> {
         };
         self.rename_fact(d, &record);
         for (_, e) in &binds {
-            self.a.rename(*e, &record);
+            self.arena.rename(*e, &record);
         }
         let far = far.get();
         if far < 2 {
@@ -230,7 +270,7 @@ impl<'p> Engine<'p> {
         out.normalize();
         let binds = binds
             .into_iter()
-            .filter_map(|(p, e)| self.a.rename(e, &keep).map(|e| (p, e)))
+            .filter_map(|(p, e)| self.arena.rename(e, &keep).map(|e| (p, e)))
             .collect();
         (out, binds, (far != ANCESTOR).then(|| far - 1))
     }
@@ -255,15 +295,15 @@ impl<'p> Engine<'p> {
         }
         self.footprint(g)?;
         let pa = self.local_addr(g, d.param);
-        let pv = self.a.deref(pa);
+        let pv = self.arena.deref(pa);
         // The caller's own binding holds while the caller runs, and so while this call does.
         let own = self.bind(g, caller_ctx, pv);
-        self.a.rename(own, shift)
+        self.arena.rename(own, shift)
     }
 
     /// Whether `e` reads a field of the node `base` points to.
     pub(super) fn field_of(&self, e: E, base: E) -> bool {
-        matches!(*self.a.kind(e), EKind::Deref(x)
-            if matches!(*self.a.kind(x), EKind::Field(b, _) if b == base))
+        matches!(*self.arena.kind(e), EKind::Deref(x)
+            if matches!(*self.arena.kind(x), EKind::Field(b, _) if b == base))
     }
 }

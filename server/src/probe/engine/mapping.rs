@@ -3,6 +3,7 @@
 //! parameters bound to frame-stable arguments) and back out of its entry to each registered
 //! call site (`formal ← shadow`, `scope(formal)`, `shadow ← actual`).
 
+use super::frames::ChainLink;
 use super::frames::Frames;
 use super::worklist::Prov;
 use super::{Ctx, Engine, SlotId};
@@ -11,8 +12,65 @@ use crate::probe::FuncId;
 use crate::probe::expr::{ANCESTOR, E, EKind, MAX_FROZEN_DEPTH, Sym};
 use crate::probe::state::{Constraint, Fact, PtrRel, infeasible};
 use crate::regions::{Region, RegionSet, VarRoot};
+use rustc_hash::FxHashMap;
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
+
+/// A callee context is found by what defines it: the callee, the mapped fact (without its
+/// region set for a compressed context), whether it is a feasibility witness, the bound
+/// parameters, and whether it continues a chain of pure-descent self-calls (see
+/// `chain_link`).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(super) struct ContextKey {
+    callee: FuncId,
+    fact: Fact,
+    witness: bool,
+    bindings: Vec<(LocalId, E)>,
+    chain: bool,
+}
+
+/// The parameters of a callee context bound to frame-stable arguments of its call: inside the
+/// call, a read of the parameter is a read of the argument.
+pub(super) struct Bindings {
+    callee: FuncId,
+    params: Vec<(LocalId, E)>,
+}
+
+/// The callee contexts of Figure 8 and what is known about each.
+pub(super) struct Contexts {
+    /// Each context, found by what defines it.
+    pub(super) keys: FxHashMap<ContextKey, Ctx>,
+    /// The call sites that mapped a fact into each callee context.
+    pub(super) registrations: FxHashMap<(FuncId, Ctx), Vec<Registration>>,
+    /// The reverse summaries: the entry slots reached in each callee context.
+    pub(super) summaries: FxHashMap<(FuncId, Ctx), Vec<SlotId>>,
+    /// The number the next new context gets.
+    pub(super) next: Ctx,
+    /// How many calls deep each context is (`Ctx::BASE` is 0).
+    pub(super) depth: FxHashMap<Ctx, u32>,
+    /// Per callee context: the callee and its parameters bound to frame-stable arguments.
+    pub(super) bindings: FxHashMap<Ctx, Bindings>,
+    /// Expressions with the bindings of a context applied.
+    pub(super) bound_cache: FxHashMap<(Ctx, E), E>,
+    /// Contexts on a chain of pure-descent self-calls that starts at a frame of the base
+    /// context: the function and its descent parameter.
+    pub(super) chains: FxHashMap<Ctx, ChainLink>,
+}
+
+impl Contexts {
+    pub(super) fn new() -> Contexts {
+        Contexts {
+            keys: FxHashMap::default(),
+            registrations: FxHashMap::default(),
+            summaries: FxHashMap::default(),
+            next: Ctx(1),
+            depth: FxHashMap::default(),
+            bindings: FxHashMap::default(),
+            bound_cache: FxHashMap::default(),
+            chains: FxHashMap::default(),
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub(super) struct Registration {
@@ -29,7 +87,7 @@ impl<'p> Engine<'p> {
     /// Parameters `g` never assigns and whose address it never takes: inside a call they keep
     /// the caller's argument.
     fn stable_params(&mut self, g: FuncId) -> Vec<LocalId> {
-        if let Some(v) = self.stable_params.get(&g) {
+        if let Some(v) = self.caches.stable_params.get(&g) {
             return v.clone();
         }
         let b = self.body(g);
@@ -58,27 +116,27 @@ impl<'p> Engine<'p> {
     }
 
     fn remember_stable(&mut self, g: FuncId, v: Vec<LocalId>) -> Vec<LocalId> {
-        self.stable_params.insert(g, v.clone());
+        self.caches.stable_params.insert(g, v.clone());
         v
     }
 
     /// Expression `x` of `f` with the parameter bindings of context `ctx` applied.
     pub(super) fn bind(&mut self, f: FuncId, ctx: Ctx, x: E) -> E {
-        match self.bindings.get(&ctx) {
-            Some((g, binds)) if *g == f && !binds.is_empty() => {
-                if let Some(&y) = self.bound_cache.get(&(ctx, x)) {
+        match self.contexts.bindings.get(&ctx) {
+            Some(b) if b.callee == f && !b.params.is_empty() => {
+                if let Some(&y) = self.contexts.bound_cache.get(&(ctx, x)) {
                     return y;
                 }
-                let binds = binds.clone();
+                let binds = b.params.clone();
                 let mut y = x;
                 for (p, actual) in binds {
                     let pv = self.local_addr(f, p);
-                    let pv = self.a.deref(pv);
-                    if self.a.contains(y, pv) {
-                        y = self.a.substitute(y, pv, actual);
+                    let pv = self.arena.deref(pv);
+                    if self.arena.contains(y, pv) {
+                        y = self.arena.substitute(y, pv, actual);
                     }
                 }
-                self.bound_cache.insert((ctx, x), y);
+                self.contexts.bound_cache.insert((ctx, x), y);
                 y
             }
             _ => x,
@@ -88,19 +146,19 @@ impl<'p> Engine<'p> {
     /// An expression whose value cannot change while a callee runs: numbers, addresses, and
     /// reads of frozen (caller-frame) variables whose address is not taken.
     fn frame_stable(&mut self, e: E) -> bool {
-        match *self.a.kind(e) {
+        match *self.arena.kind(e) {
             EKind::Int(_) | EKind::Num => true,
             EKind::Addr(Sym::Frozen(..))
             | EKind::Addr(Sym::Global(_))
             | EKind::Addr(Sym::Function(_)) => true,
             EKind::Addr(_) => false,
             EKind::Deref(x) => {
-                matches!(self.a.kind(x), EKind::Addr(Sym::Frozen(..))) && {
-                    let p = self.a.pt(x);
+                matches!(self.arena.kind(x), EKind::Addr(Sym::Frozen(..))) && {
+                    let p = self.arena.pt(x);
                     !p.all_memory && p.iter().all(|r| r.is_var())
                 }
             }
-            EKind::Field(b, _) => matches!(self.a.kind(b), EKind::Addr(Sym::Frozen(..))),
+            EKind::Field(b, _) => matches!(self.arena.kind(b), EKind::Addr(Sym::Frozen(..))),
             EKind::Bin(_, l, r) => self.frame_stable(l) && self.frame_stable(r),
             EKind::Unknown => false,
         }
@@ -120,22 +178,22 @@ impl<'p> Engine<'p> {
             assumed: d.assumed,
         };
         for r in &d.relations {
-            if let (Some(l), Some(x)) = (self.a.rename(r.l, f), self.a.rename(r.r, f)) {
+            if let (Some(l), Some(x)) = (self.arena.rename(r.l, f), self.arena.rename(r.r, f)) {
                 out.relations.push(PtrRel::new(l, x, r.eq));
             }
         }
         for &e in &d.hits {
-            if let Some(x) = self.a.rename(e, f) {
+            if let Some(x) = self.arena.rename(e, f) {
                 out.hits.push(x);
             }
         }
         for &e in &d.misses {
-            if let Some(x) = self.a.rename(e, f) {
+            if let Some(x) = self.arena.rename(e, f) {
                 out.misses.push(x);
             }
         }
         for c in &d.constraints {
-            if let Some(x) = self.a.rename(c.e, f) {
+            if let Some(x) = self.arena.rename(c.e, f) {
                 out.constraints.push(Constraint { e: x, ..*c });
             }
         }
@@ -151,7 +209,7 @@ impl<'p> Engine<'p> {
             let Some(r2) = self.rename_region(r, f) else {
                 continue;
             };
-            match self.a.rename(x, f) {
+            match self.arena.rename(x, f) {
                 Some(x2) => out.tags.push((r2, x2)),
                 None => top.push(r2),
             }
@@ -166,7 +224,7 @@ impl<'p> Engine<'p> {
         let Region::Var(i) = r else {
             return Some(r);
         };
-        let path = self.a.names.var_path(i).clone();
+        let path = self.arena.names.var_path(i).clone();
         let sym = match path.root {
             VarRoot::Local(func, l) => Some(Sym::Local(func, l)),
             VarRoot::Frozen(depth, func, l) => Some(Sym::Frozen(depth, func, l)),
@@ -178,7 +236,7 @@ impl<'p> Engine<'p> {
             Some(Some(Sym::Frozen(depth, func, l))) => VarRoot::Frozen(depth, func, l),
             Some(None) | Some(Some(_)) => return None,
         };
-        Some(self.a.names.var(crate::regions::VarPath {
+        Some(self.arena.names.var(crate::regions::VarPath {
             root,
             fields: path.fields.clone(),
         }))
@@ -230,7 +288,7 @@ impl<'p> Engine<'p> {
                     };
                     let Some(a) = args.get(i) else { continue };
                     let actual = self.tr_in(caller, caller_ctx, *a);
-                    if let Some(shifted) = self.a.rename(actual, &shift_in)
+                    if let Some(shifted) = self.arena.rename(actual, &shift_in)
                         && (self.frame_stable(shifted)
                             || owned.is_some_and(|o| self.field_of(shifted, o)))
                     {
@@ -252,27 +310,33 @@ impl<'p> Engine<'p> {
         if compress {
             key_fact.regions = RegionSet::empty();
         }
-        let key = (
-            g,
-            key_fact,
-            self.current_witness.is_some(),
-            binds.clone(),
-            link.is_some(),
-        );
-        let ctx = match self.contexts.get(&key) {
+        let key = ContextKey {
+            callee: g,
+            fact: key_fact,
+            witness: self.cursor.witness.is_some(),
+            bindings: binds.clone(),
+            chain: link.is_some(),
+        };
+        let ctx = match self.contexts.keys.get(&key) {
             Some(c) => *c,
             None if frames == Frames::CompressReuse => return false,
             None => {
-                let c = self.next_ctx;
-                self.next_ctx += 1;
-                self.contexts.insert(key, c);
-                let depth = self.ctx_depth.get(&caller_ctx).copied().unwrap_or(0) + 1;
-                self.ctx_depth.insert(c, depth);
+                let c = self.contexts.next;
+                self.contexts.next = Ctx(c.0 + 1);
+                self.contexts.keys.insert(key, c);
+                let depth = self.contexts.depth.get(&caller_ctx).copied().unwrap_or(0) + 1;
+                self.contexts.depth.insert(c, depth);
                 if !binds.is_empty() {
-                    self.bindings.insert(c, (g, binds));
+                    self.contexts.bindings.insert(
+                        c,
+                        Bindings {
+                            callee: g,
+                            params: binds,
+                        },
+                    );
                 }
                 if let Some(l) = link {
-                    self.chains.insert(c, l);
+                    self.contexts.chains.insert(c, l);
                 }
                 c
             }
@@ -284,7 +348,8 @@ impl<'p> Engine<'p> {
             caller_slot,
             ancestor,
         };
-        self.registrations
+        self.contexts
+            .registrations
             .entry((g, ctx))
             .or_default()
             .push(reg.clone());
@@ -296,9 +361,9 @@ impl<'p> Engine<'p> {
         let exit = gb.exit;
         self.insert(g, exit, ctx, mapped, prov);
         // A summary already computed for this context answers right away.
-        if let Some(entries) = self.summaries.get(&(g, ctx)).cloned() {
+        if let Some(entries) = self.contexts.summaries.get(&(g, ctx)).cloned() {
             for entry in entries {
-                let f = self.slots[entry as usize].fact.clone();
+                let f = self.worklist.slots[entry as usize].fact.clone();
                 self.unmap_to(&f, g, entry, &reg);
             }
         }
@@ -307,8 +372,8 @@ impl<'p> Engine<'p> {
 
     /// Unmap (Figure 5) a callee-entry fact to one registered call site and continue there.
     pub(super) fn unmap_to(&mut self, d: &Fact, g: FuncId, entry_slot: SlotId, reg: &Registration) {
-        let saved_ctx = self.cur_ctx;
-        let g_ctx = self.slots[entry_slot as usize].ctx;
+        let saved_ctx = self.cursor.ctx;
+        let g_ctx = self.worklist.slots[entry_slot as usize].ctx;
         let r = self.unmap(
             d,
             g,
@@ -317,7 +382,7 @@ impl<'p> Engine<'p> {
             reg.node,
             Some((reg.ctx, reg.ancestor)),
         );
-        self.cur_ctx = saved_ctx;
+        self.cursor.ctx = saved_ctx;
         let Some(mut f) = r else {
             let why = format!(
                 "contradiction on return to the call of `{}`",
@@ -348,7 +413,7 @@ impl<'p> Engine<'p> {
         call_node: NodeId,
         back: Option<(Ctx, Option<u8>)>,
     ) -> Option<Fact> {
-        self.cur_ctx = g_ctx;
+        self.cursor.ctx = g_ctx;
         let gb = self.body(g);
         let cb = self.body(caller);
         let args = match &cb.node(call_node).stmt.kind {
@@ -360,7 +425,7 @@ impl<'p> Engine<'p> {
         let mut shadows = Vec::new();
         for (i, p) in params.iter().enumerate() {
             let ty = gb.local(*p).ty.clone();
-            let sh = self.a.mk(
+            let sh = self.arena.mk(
                 EKind::Addr(Sym::Shadow(i as u32)),
                 &Type::pointer_to(ty.clone()),
             );
@@ -369,19 +434,19 @@ impl<'p> Engine<'p> {
         // In execution order each shadow dies right after `formal ← shadow`: its region may
         // hold the pointer there (nullification, backward).
         for sh in &shadows {
-            let w = self.a.pt(*sh);
-            let loc = self.a.deref(*sh);
+            let w = self.arena.pt(*sh);
+            let loc = self.arena.deref(*sh);
             self.grow_s(&mut cur, &w, Some(loc));
         }
         for (i, p) in params.iter().enumerate() {
             let sh = shadows[i];
             let pa = self.local_addr(g, *p);
-            let sv = self.a.deref(sh);
+            let sv = self.arena.deref(sh);
             cur = self.assign(&cur, pa, sv)?;
         }
         cur = self.scope_begin(&cur, g, &params)?;
         if let Some((caller_ctx, ancestor)) = back {
-            self.cur_ctx = caller_ctx;
+            self.cursor.ctx = caller_ctx;
             let out = |s: Sym| -> Option<Sym> {
                 match s {
                     Sym::Frozen(ANCESTOR, f, l) => match ancestor {
@@ -394,21 +459,21 @@ impl<'p> Engine<'p> {
                 }
             };
             cur = self.rename_fact(&cur, &out);
-            if infeasible(&mut self.a, &cur) {
+            if infeasible(&mut self.arena, &cur) {
                 return None;
             }
         }
         for (i, sh) in shadows.iter().enumerate() {
             let actual = match args.get(i) {
                 Some(a) => self.tr(caller, *a),
-                None => self.a.mk(EKind::Unknown, &Type::Unknown),
+                None => self.arena.mk(EKind::Unknown, &Type::Unknown),
             };
             cur = self.assign(&cur, *sh, actual)?;
         }
         // Extra (variadic) arguments: the callee may keep them.
         for a in args.iter().skip(params.len()) {
             let ae = self.tr(caller, *a);
-            if cur.hits.iter().any(|h| self.a.contains(*h, ae)) {
+            if cur.hits.iter().any(|h| self.arena.contains(*h, ae)) {
                 return None;
             }
         }

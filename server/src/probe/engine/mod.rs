@@ -18,80 +18,81 @@ mod worklist;
 
 use super::expr::{Arena, E, EKind, Sym, display};
 use super::footprint::Footprint;
-use super::state::Fact;
-use super::{EngineConfig, FuncId, Loc, Place, ProbeResult, ProbeSite, Program, Root, TraceStep};
+use super::{EngineConfig, FuncId, Loc, Place, ProbeResult, ProbeSite, Program, Root};
 use crate::ir::{FunctionIr, LocalId, NodeId, Notation, Type, display_stmt};
 use crate::regions::RegionSet;
-use mapping::Registration;
-use rustc_hash::{FxHashMap, FxHashSet};
-use smallvec::SmallVec;
-use std::collections::VecDeque;
+use frames::FootprintPoint;
+use mapping::Contexts;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
-use verdict::{Outcome, probe_note};
-use worklist::Slot;
+use verdict::VerdictState;
+use worklist::Worklist;
 
-type Ctx = u32;
+/// A calling context of Figure 8: the probe's own frames are in `Ctx::BASE`; every other
+/// context is a callee entered by Map with one fact (see `ContextKey`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Ctx(u32);
 
-/// A callee context: the callee, the mapped fact, whether it is a witness, the bound
-/// parameters, and whether it continues a chain of pure-descent self-calls (see `chain`).
-type ContextKey = (FuncId, Fact, bool, Vec<(LocalId, E)>, bool);
+impl Ctx {
+    /// The context of facts not mapped into a callee: the probe's function and, through
+    /// unmapping at entries, its callers.
+    const BASE: Ctx = Ctx(0);
+}
 
-const NONE: Ctx = 0;
+impl std::fmt::Display for Ctx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 type SlotId = u32;
 
+/// The state of one probe run.
 struct Engine<'p> {
     prog: &'p dyn Program,
     cfg: EngineConfig,
-    a: Arena<'p>,
+    /// The probe's expressions (hash-consed) and region names.
+    arena: Arena<'p>,
+    caches: Caches,
+    worklist: Worklist,
+    contexts: Contexts,
+    verdict: VerdictState,
+    cursor: Cursor,
+}
+
+/// Per-function results, computed at most once per probe run.
+#[derive(Default)]
+struct Caches {
     bodies: FxHashMap<FuncId, Arc<FunctionIr>>,
     temp_deaths: FxHashMap<FuncId, Arc<super::TempDeaths>>,
     fresh_writes: FxHashMap<FuncId, Arc<super::FreshWrites>>,
-    /// While the assignment being applied writes into a block only this local can reach
-    /// (see `sites::fresh_writes`): locations reached through any other pointer are apart
-    /// from the written one.
-    fresh_base: Option<Sym>,
+    /// The address expression of each local.
     local_addrs: FxHashMap<(FuncId, LocalId), E>,
-    slots: Vec<Slot>,
-    at: FxHashMap<(FuncId, NodeId, Ctx), SmallVec<[SlotId; 2]>>,
-    work: VecDeque<SlotId>,
-    contexts: FxHashMap<ContextKey, Ctx>,
-    registrations: FxHashMap<(FuncId, Ctx), Vec<Registration>>,
-    summaries: FxHashMap<(FuncId, Ctx), Vec<SlotId>>,
-    next_ctx: Ctx,
-    transfers: u32,
-    refutations: Vec<TraceStep>,
-    refuted_nodes: FxHashSet<(FuncId, NodeId)>,
-    outcome: Option<Outcome>,
-    input_dependent: Option<(FuncId, String)>,
-    unsupported: Option<(String, Option<Loc>)>,
-    imprecise: Option<(String, Option<Loc>)>,
-    probe_func: FuncId,
-    probe_node: NodeId,
-    probe_note: String,
-    /// The witness origin of the slot being processed (facts it inserts inherit it).
-    current_witness: Option<SlotId>,
-    /// The context of the slot being processed.
-    cur_ctx: Ctx,
-    /// Per callee context: the callee and its parameters bound to frame-stable arguments.
-    bindings: FxHashMap<Ctx, (FuncId, Vec<(LocalId, E)>)>,
-    bound_cache: FxHashMap<(Ctx, E), E>,
+    /// Parameters a function never assigns and whose address it never takes.
     stable_params: FxHashMap<FuncId, Vec<LocalId>>,
-    /// How many calls deep each context is (NONE is 0).
-    ctx_depth: FxHashMap<Ctx, u32>,
     /// MOD sets of callees as regions (`None`: may write anything).
     mod_regions: FxHashMap<FuncId, Option<RegionSet>>,
     /// How each function recurses by pure descent, if it does (see `sites::descent`).
     descents: FxHashMap<FuncId, Option<Arc<super::sites::Descent>>>,
     /// The footprint of each pure-descent function, if it holds (see `footprint`).
     footprints: FxHashMap<FuncId, Option<Arc<Footprint>>>,
+}
+
+/// What the engine is looking at: set while a slot is processed (or a fact stored), read by
+/// the helpers that depend on where they are asked.
+struct Cursor {
+    /// The witness origin of the slot being processed (facts it inserts inherit it).
+    witness: Option<SlotId>,
+    /// The context of the slot being processed.
+    ctx: Ctx,
     /// The program point whose footprint facts hold for the values being compared: a
     /// statement being applied (facts across it), or the point right after a statement (a
     /// fact being stored there).
-    cur_point: Option<(FuncId, NodeId, bool)>,
-    /// Contexts on a chain of pure-descent self-calls that starts at a frame of the base
-    /// context: the function and its descent parameter.
-    chains: FxHashMap<Ctx, (FuncId, LocalId)>,
+    point: Option<FootprintPoint>,
+    /// While the assignment being applied writes into a block only this local can reach
+    /// (see `sites::fresh_writes`): locations reached through any other pointer are apart
+    /// from the written one.
+    fresh_base: Option<Sym>,
 }
 
 /// Run one probe of function `func` to a verdict.
@@ -104,40 +105,17 @@ pub fn run_probe(
     let mut eng = Engine {
         prog,
         cfg,
-        a: Arena::new(prog.env(), prog.classes()),
-        bodies: FxHashMap::default(),
-        temp_deaths: FxHashMap::default(),
-        fresh_writes: FxHashMap::default(),
-        fresh_base: None,
-        local_addrs: FxHashMap::default(),
-        slots: vec![],
-        at: FxHashMap::default(),
-        work: VecDeque::new(),
-        contexts: FxHashMap::default(),
-        registrations: FxHashMap::default(),
-        summaries: FxHashMap::default(),
-        next_ctx: 1,
-        transfers: 0,
-        refutations: vec![],
-        refuted_nodes: FxHashSet::default(),
-        outcome: None,
-        input_dependent: None,
-        unsupported: None,
-        imprecise: None,
-        probe_func: func,
-        probe_node: site.node,
-        probe_note: probe_note(site),
-        current_witness: None,
-        cur_ctx: NONE,
-        bindings: FxHashMap::default(),
-        bound_cache: FxHashMap::default(),
-        stable_params: FxHashMap::default(),
-        ctx_depth: FxHashMap::default(),
-        descents: FxHashMap::default(),
-        footprints: FxHashMap::default(),
-        cur_point: None,
-        chains: FxHashMap::default(),
-        mod_regions: FxHashMap::default(),
+        arena: Arena::new(prog.env(), prog.classes()),
+        caches: Caches::default(),
+        worklist: Worklist::default(),
+        contexts: Contexts::new(),
+        verdict: VerdictState::new(func, site),
+        cursor: Cursor {
+            witness: None,
+            ctx: Ctx::BASE,
+            point: None,
+            fresh_base: None,
+        },
     };
     eng.start(func, site);
     eng.run();
@@ -146,17 +124,18 @@ pub fn run_probe(
 
 impl<'p> Engine<'p> {
     pub(super) fn body(&mut self, f: FuncId) -> Arc<FunctionIr> {
-        if let Some(b) = self.bodies.get(&f) {
+        if let Some(b) = self.caches.bodies.get(&f) {
             return b.clone();
         }
         let b = self.prog.body(f);
-        self.a.learn_function(f, &b);
-        self.bodies.insert(f, b.clone());
+        self.arena.learn_function(f, &b);
+        self.caches.bodies.insert(f, b.clone());
         b
     }
 
     fn local_name(&self, f: FuncId, l: LocalId) -> String {
-        self.bodies
+        self.caches
+            .bodies
             .get(&f)
             .and_then(|b| b.locals.get(l.0 as usize))
             .map(|l| l.name.clone())
@@ -165,7 +144,7 @@ impl<'p> Engine<'p> {
 
     pub(super) fn show(&self, e: E) -> String {
         let names = |f: FuncId, l: LocalId| self.local_name(f, l);
-        display(&self.a, e, &names)
+        display(&self.arena, e, &names)
     }
 
     pub(super) fn loc(&self, f: FuncId, n: NodeId) -> Loc {
@@ -180,35 +159,35 @@ impl<'p> Engine<'p> {
     /// Translate an IR expression of `f` as seen in the current context (parameter bindings
     /// of the context applied).
     pub(super) fn tr(&mut self, f: FuncId, e: crate::ir::ExprId) -> E {
-        let ctx = self.cur_ctx;
+        let ctx = self.cursor.ctx;
         self.tr_in(f, ctx, e)
     }
 
     pub(super) fn tr_in(&mut self, f: FuncId, ctx: Ctx, e: crate::ir::ExprId) -> E {
         let b = self.body(f);
-        let x = self.a.translate(f, &b, e);
+        let x = self.arena.translate(f, &b, e);
         self.bind(f, ctx, x)
     }
 
     pub(super) fn local_addr(&mut self, f: FuncId, l: LocalId) -> E {
-        if let Some(e) = self.local_addrs.get(&(f, l)) {
+        if let Some(e) = self.caches.local_addrs.get(&(f, l)) {
             return *e;
         }
         let b = self.body(f);
         let ty = b.local(l).ty.clone();
-        let e = self.a.addr_local(f, l, &ty);
-        self.local_addrs.insert((f, l), e);
+        let e = self.arena.addr_local(f, l, &ty);
+        self.caches.local_addrs.insert((f, l), e);
         e
     }
 
     pub(super) fn field_addr(&mut self, base: E, field: &str) -> E {
         let sty = self
-            .a
+            .arena
             .env()
-            .resolve(&self.a.ty(base).pointee().cloned().unwrap_or_default());
-        let fty = self.a.env().field_type(&sty, field);
-        let n = self.a.string(field);
-        self.a.mk(EKind::Field(base, n), &Type::pointer_to(fty))
+            .resolve(&self.arena.ty(base).pointee().cloned().unwrap_or_default());
+        let fty = self.arena.env().field_type(&sty, field);
+        let n = self.arena.string(field);
+        self.arena.mk(EKind::Field(base, n), &Type::pointer_to(fty))
     }
 
     pub(super) fn place(&mut self, f: FuncId, p: &Place) -> E {
@@ -224,11 +203,11 @@ impl<'p> Engine<'p> {
     }
 
     pub(super) fn zero(&mut self) -> E {
-        self.a.int(0)
+        self.arena.int(0)
     }
 
     pub(super) fn has_unknown(&self, e: E) -> bool {
-        match self.a.kind(e) {
+        match self.arena.kind(e) {
             EKind::Unknown => true,
             EKind::Deref(x) | EKind::Field(x, _) => self.has_unknown(*x),
             EKind::Bin(_, l, r) => self.has_unknown(*l) || self.has_unknown(*r),
@@ -238,7 +217,7 @@ impl<'p> Engine<'p> {
 
     /// The address `x` of a location `*x` (`None` for anything else).
     pub(super) fn addr_of(&self, e: E) -> Option<E> {
-        match *self.a.kind(e) {
+        match *self.arena.kind(e) {
             EKind::Deref(x) => Some(x),
             _ => None,
         }

@@ -28,8 +28,8 @@ pub(super) enum AllocResult {
 impl<'p> Engine<'p> {
     /// `*e0 ← e1` (Figure 3). `None` is ⊥ (a contradiction).
     pub(super) fn assign(&mut self, d: &Fact, e0: E, e1: E) -> Option<Fact> {
-        let w = self.a.pt(e0);
-        let target = self.a.deref(e0);
+        let w = self.arena.pt(e0);
+        let target = self.arena.deref(e0);
         // The pre-state: S, its tags and the taint first (`grow_s` sets the taint when the
         // write may land anywhere); H, M and the constraints are derived below.
         let mut f = Fact {
@@ -56,7 +56,7 @@ impl<'p> Engine<'p> {
                 // FILTER1 (or known to be another location than the written one)
                 if self.disjoint(e, &w) || self.apart_from_target(d, e, e0, &w) {
                     out.push(e);
-                } else if let EKind::Deref(x) = *self.a.kind(e) {
+                } else if let EKind::Deref(x) = *self.arena.kind(e) {
                     let x_disjoint = self.unchanged_by(x, &w, e0);
                     // FILTER4: the right-hand side keeps its value if it is overwritten by it.
                     if e == e1 && x_disjoint {
@@ -70,8 +70,8 @@ impl<'p> Engine<'p> {
                     }
                 }
                 // SUBST1
-                if self.a.contains(e, target) && self.context_disjoint(e, target, &w) {
-                    let s = self.a.substitute(e, target, e1);
+                if self.arena.contains(e, target) && self.context_disjoint(e, target, &w) {
+                    let s = self.arena.substitute(e, target, e1);
                     let out = if sign_hit { &mut h2 } else { &mut m2 };
                     out.push(s);
                 }
@@ -88,7 +88,7 @@ impl<'p> Engine<'p> {
             let Some(e2) = self.past_write(c.e, &w, target, e1) else {
                 continue;
             };
-            match *self.a.kind(e2) {
+            match *self.arena.kind(e2) {
                 EKind::Int(v) => {
                     if !c.rel.eval(v, c.k) {
                         return None;
@@ -145,13 +145,13 @@ impl<'p> Engine<'p> {
         if d.relations.len() >= MAX_RELS || d.hits.is_empty() {
             return None;
         }
-        let EKind::Field(q, f) = *self.a.kind(e0) else {
+        let EKind::Field(q, f) = *self.arena.kind(e0) else {
             return None;
         };
         if self.has_unknown(q) {
             return None;
         }
-        let w = self.a.pt(e0);
+        let w = self.arena.pt(e0);
         if w.all_memory || !self.disjoint(e0, &w) {
             return None;
         }
@@ -159,15 +159,15 @@ impl<'p> Engine<'p> {
         if self.disjoint(e1, &w) && self.misses(d, e1) {
             return None;
         }
-        let target = self.a.deref(e0);
+        let target = self.arena.deref(e0);
         for e in d.hits.clone() {
             if e == target {
                 continue;
             }
-            let EKind::Deref(x) = *self.a.kind(e) else {
+            let EKind::Deref(x) = *self.arena.kind(e) else {
                 continue;
             };
-            let EKind::Field(p, g) = *self.a.kind(x) else {
+            let EKind::Field(p, g) = *self.arena.kind(x) else {
                 continue;
             };
             if g != f || p == q || self.has_unknown(p) {
@@ -191,13 +191,13 @@ impl<'p> Engine<'p> {
             return Some(e);
         }
         if e == e1
-            && let EKind::Deref(x) = *self.a.kind(e)
+            && let EKind::Deref(x) = *self.arena.kind(e)
             && self.disjoint(x, w)
         {
             return Some(e);
         }
-        if self.a.contains(e, target) && self.context_disjoint(e, target, w) {
-            return Some(self.a.substitute(e, target, e1));
+        if self.arena.contains(e, target) && self.context_disjoint(e, target, w) {
+            return Some(self.arena.substitute(e, target, e1));
         }
         None
     }
@@ -206,7 +206,7 @@ impl<'p> Engine<'p> {
     /// constraint when one is, nothing when a value is unknown. `false`: it cannot hold.
     fn add_rel(&mut self, f: &mut Fact, l: E, r: E, eq: bool) -> bool {
         let rel = if eq { Rel::Eq } else { Rel::Ne };
-        match (*self.a.kind(l), *self.a.kind(r)) {
+        match (*self.arena.kind(l), *self.arena.kind(r)) {
             (EKind::Int(a), EKind::Int(b)) => return (a == b) == eq,
             (EKind::Num | EKind::Unknown, _) | (_, EKind::Num | EKind::Unknown) => {}
             (EKind::Int(k), _) => f.constraints.push(Constraint { e: r, rel, k }),
@@ -239,10 +239,11 @@ impl<'p> Engine<'p> {
             }
             match subst {
                 Some((target, e1))
-                    if self.a.contains(addr, target) && self.context_disjoint(addr, target, w) =>
+                    if self.arena.contains(addr, target)
+                        && self.context_disjoint(addr, target, w) =>
                 {
-                    let a2 = self.a.substitute(addr, target, e1);
-                    let x2 = self.a.deref(a2);
+                    let a2 = self.arena.substitute(addr, target, e1);
+                    let x2 = self.arena.deref(a2);
                     kept.push((r, x2));
                 }
                 _ => top.push(r),
@@ -257,7 +258,7 @@ impl<'p> Engine<'p> {
     /// somewhere unknown (the region becomes ⊤).
     pub(super) fn grow_s(&mut self, f: &mut Fact, w: &RegionSet, loc: Option<E>) {
         for r in w.iter() {
-            if self.a.may_hold_pointer(r) {
+            if self.arena.may_hold_pointer(r) {
                 f.add_written(r, loc);
             }
         }
@@ -273,11 +274,11 @@ impl<'p> Engine<'p> {
 
     pub(super) fn finish_fact(&mut self, mut f: Fact) -> Option<Fact> {
         f.normalize();
-        apply_tags(&mut self.a, &mut f);
-        if infeasible(&mut self.a, &f) {
+        apply_tags(&mut self.arena, &mut f);
+        if infeasible(&mut self.arena, &f) {
             return None;
         }
-        cleanup(&mut self.a, &mut f);
+        cleanup(&mut self.arena, &mut f);
         if f.hits.iter().any(|e| self.has_unknown(*e)) {
             f.tainted = true;
         }
@@ -286,12 +287,16 @@ impl<'p> Engine<'p> {
 
     /// `*e0 ← alloc`.
     pub(super) fn alloc(&mut self, d: &Fact, e0: E) -> AllocResult {
-        let w = self.a.pt(e0);
-        let target = self.a.deref(e0);
-        let unaliased_hit = d.hits.clone().into_iter().any(|e| match *self.a.kind(e) {
-            EKind::Deref(x) => !self.a.pt(x).intersects(&w),
-            _ => false,
-        });
+        let w = self.arena.pt(e0);
+        let target = self.arena.deref(e0);
+        let unaliased_hit = d
+            .hits
+            .clone()
+            .into_iter()
+            .any(|e| match *self.arena.kind(e) {
+                EKind::Deref(x) => !self.arena.pt(x).intersects(&w),
+                _ => false,
+            });
         let e0_disjoint = self.disjoint(e0, &w);
         if unaliased_hit && d.is_hit(target) && e0_disjoint {
             return AllocResult::Contradiction;
@@ -299,7 +304,7 @@ impl<'p> Engine<'p> {
         if unaliased_hit || (self.misses(d, target) && e0_disjoint) {
             // Another block (or NULL) lands in `*e0`: like the paper's `*e0 ← 0` for hits and
             // misses, but its value is unknown to the constraints.
-            let fresh = self.a.mk(EKind::Num, &Type::Int);
+            let fresh = self.arena.mk(EKind::Num, &Type::Int);
             return match self.assign(d, e0, fresh) {
                 Some(f) => AllocResult::Continue(Box::new(f)),
                 None => AllocResult::Contradiction,
@@ -320,14 +325,14 @@ impl<'p> Engine<'p> {
             return None;
         }
         let mut f = d.clone();
-        if !miss(&mut self.a, d, e) {
+        if !miss(&mut self.arena, d, e) {
             f.misses.push(e);
             f.normalize();
         }
         let pointee = self
-            .a
+            .arena
             .env()
-            .resolve(&self.a.ty(e).pointee().cloned().unwrap_or_default());
+            .resolve(&self.arena.ty(e).pointee().cloned().unwrap_or_default());
         if pointee.is_pointer() || pointee.is_aggregate() {
             return self.nullify_typed(&f, e, &pointee, 0);
         }
@@ -345,10 +350,10 @@ impl<'p> Engine<'p> {
                 if d.is_hit(r) {
                     f.hits.push(l);
                 }
-                if miss(&mut self.a, d, l) {
+                if miss(&mut self.arena, d, l) {
                     f.misses.push(r);
                 }
-                if miss(&mut self.a, d, r) {
+                if miss(&mut self.arena, d, r) {
                     f.misses.push(l);
                 }
             }
@@ -363,14 +368,14 @@ impl<'p> Engine<'p> {
             _ => {}
         }
         let rel = Rel::from_cmp(op);
-        match (*self.a.kind(l), *self.a.kind(r)) {
+        match (*self.arena.kind(l), *self.arena.kind(r)) {
             (EKind::Int(a), EKind::Int(b)) if !rel.eval(a, b) => {
                 return None;
             }
-            (_, EKind::Int(k)) if !matches!(self.a.kind(l), EKind::Num | EKind::Unknown) => {
+            (_, EKind::Int(k)) if !matches!(self.arena.kind(l), EKind::Num | EKind::Unknown) => {
                 f.constraints.push(Constraint { e: l, rel, k })
             }
-            (EKind::Int(k), _) if !matches!(self.a.kind(r), EKind::Num | EKind::Unknown) => {
+            (EKind::Int(k), _) if !matches!(self.arena.kind(r), EKind::Num | EKind::Unknown) => {
                 f.constraints.push(Constraint {
                     e: r,
                     rel: rel.flip(),
@@ -381,8 +386,8 @@ impl<'p> Engine<'p> {
                 if matches!(op, CmpOp::Eq | CmpOp::Ne)
                     && l != r
                     && f.relations.len() < MAX_RELS
-                    && crate::probe::expr::is_pointerish(self.a.ty(l))
-                    && crate::probe::expr::is_pointerish(self.a.ty(r))
+                    && crate::probe::expr::is_pointerish(self.arena.ty(l))
+                    && crate::probe::expr::is_pointerish(self.arena.ty(r))
                     && !self.has_unknown(l)
                     && !self.has_unknown(r)
                 {
@@ -395,7 +400,7 @@ impl<'p> Engine<'p> {
     }
 
     fn mentions_locals(&self, e: E, f: FuncId, locals: &FxHashSet<LocalId>) -> bool {
-        self.a.mentions(
+        self.arena.mentions(
             e,
             &|s| matches!(s, Sym::Local(g, l) if g == f && locals.contains(&l)),
         )
@@ -423,7 +428,7 @@ impl<'p> Engine<'p> {
         let mut drop_regions = Vec::new();
         for r in out.regions.iter() {
             if let Region::Var(i) = r
-                && let VarRoot::Local(g, l) = &self.a.names.var_path(i).root
+                && let VarRoot::Local(g, l) = &self.arena.names.var_path(i).root
                 && *g == f
                 && set.contains(l)
             {
@@ -445,7 +450,7 @@ impl<'p> Engine<'p> {
         if matches!(local.kind, LocalKind::Return) {
             return Some(d.clone());
         }
-        let ty = self.a.env().resolve(&local.ty);
+        let ty = self.arena.env().resolve(&local.ty);
         let addr = self.local_addr(f, l);
         self.nullify_typed(d, addr, &ty, 0)
     }
@@ -457,12 +462,12 @@ impl<'p> Engine<'p> {
                 self.assign(d, addr, z)
             }
             t if t.is_aggregate() && depth < 3 => {
-                let Some(def) = self.a.env().struct_def(t).cloned() else {
+                let Some(def) = self.arena.env().struct_def(t).cloned() else {
                     return Some(d.clone());
                 };
                 let mut cur = d.clone();
                 for fd in &def.fields {
-                    let fty = self.a.env().resolve(&fd.ty);
+                    let fty = self.arena.env().resolve(&fd.ty);
                     if fty.is_pointer() || fty.is_aggregate() {
                         let fa = self.field_addr(addr, &fd.name);
                         cur = self.nullify_typed(&cur, fa, &fty, depth + 1)?;
@@ -472,12 +477,12 @@ impl<'p> Engine<'p> {
             }
             Type::Array(elem, _) if elem.is_pointer() => {
                 // The elements die with the array: they may have held references.
-                let idx = self.a.mk(EKind::Num, &Type::Int);
-                let ea = self.a.mk(
+                let idx = self.arena.mk(EKind::Num, &Type::Int);
+                let ea = self.arena.mk(
                     EKind::Bin(crate::ir::BinOp::Add, addr, idx),
                     &Type::pointer_to((**elem).clone()),
                 );
-                let w = self.a.pt(ea);
+                let w = self.arena.pt(ea);
                 let mut out = d.clone();
                 self.grow_s(&mut out, &w, None);
                 Some(out)

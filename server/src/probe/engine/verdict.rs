@@ -8,12 +8,73 @@ use crate::ir::{CmpOp, FunctionIr, NodeId, Notation, StmtKind};
 use crate::probe::expr::{E, EKind};
 use crate::probe::state::{Fact, PtrRel};
 use crate::probe::{FuncId, Loc, ProbeResult, ProbeSite, TraceStep, Unproved, Verdict};
+use rustc_hash::FxHashSet;
 
 /// Refutations kept for the report.
 const MAX_REFUTATIONS: usize = 5;
 
 /// Longest trace followed back (a guard; real traces are far shorter).
 const MAX_TRACE: usize = 10_000;
+
+/// What a probe run has found so far, turned into a verdict by `finish`.
+pub(super) struct VerdictState {
+    /// Where paths were refuted (the first few), for a proof's report.
+    pub(super) refutations: Vec<TraceStep>,
+    pub(super) refuted_nodes: FxHashSet<(FuncId, NodeId)>,
+    /// A leak or an exhausted budget ends the run.
+    pub(super) outcome: Option<Outcome>,
+    /// The first reason found to leave the probe unproved, of each kind.
+    pub(super) input_dependent: Option<InputCondition>,
+    pub(super) unsupported: Option<Reason>,
+    pub(super) imprecise: Option<Reason>,
+    /// The probe's node and what happens there, the last step of a leak's trace.
+    pub(super) probe_func: FuncId,
+    pub(super) probe_node: NodeId,
+    pub(super) probe_note: String,
+}
+
+impl VerdictState {
+    pub(super) fn new(func: FuncId, site: &ProbeSite) -> VerdictState {
+        VerdictState {
+            refutations: vec![],
+            refuted_nodes: FxHashSet::default(),
+            outcome: None,
+            input_dependent: None,
+            unsupported: None,
+            imprecise: None,
+            probe_func: func,
+            probe_node: site.node,
+            probe_note: probe_note(site),
+        }
+    }
+
+    /// The path crossed something the analysis does not model (the first reason is kept).
+    pub(super) fn unsupported(&mut self, what: String, at: Loc) {
+        if self.unsupported.is_none() {
+            self.unsupported = Some(Reason { what, at: Some(at) });
+        }
+    }
+
+    /// The analysis lost track of the reference (the first reason is kept).
+    pub(super) fn imprecise(&mut self, what: String, at: Loc) {
+        if self.imprecise.is_none() {
+            self.imprecise = Some(Reason { what, at: Some(at) });
+        }
+    }
+}
+
+/// Why a probe stays unproved, and where.
+pub(super) struct Reason {
+    what: String,
+    at: Option<Loc>,
+}
+
+/// An entry of a function without callers was reached: the condition on its inputs under
+/// which it leaks.
+pub(super) struct InputCondition {
+    pub(super) function: FuncId,
+    pub(super) condition: String,
+}
 
 pub(super) enum Outcome {
     Leak { slot: SlotId, alloc_node: NodeId },
@@ -55,52 +116,59 @@ fn dedup_trace(trace: &mut Vec<TraceStep>) {
 
 impl<'p> Engine<'p> {
     pub(super) fn refute(&mut self, f: FuncId, n: NodeId, why: String) {
-        if self.current_witness.is_some() {
+        if self.cursor.witness.is_some() {
             return; // a dead witness path is not a refutation of the probe
         }
-        if self.refutations.len() < MAX_REFUTATIONS && self.refuted_nodes.insert((f, n)) {
+        if self.verdict.refutations.len() < MAX_REFUTATIONS
+            && self.verdict.refuted_nodes.insert((f, n))
+        {
             let loc = self.loc(f, n);
-            self.refutations.push(TraceStep { loc, note: why });
+            self.verdict.refutations.push(TraceStep { loc, note: why });
         }
     }
 
     /// An allocation validated the cell only on the "same block" side of a case split
     /// (`Fact::assumed`): not evidence of a leak, the probe is `unproved (imprecise)`.
     pub(super) fn assumed_leak(&mut self, loc: Loc, what: &str) {
-        if self.imprecise.is_none() {
-            self.imprecise = Some((
-                format!(
-                    "the block from {what} is lost only if two pointers are equal, which the analysis could not rule out (for example a cyclic list)"
-                ),
-                Some(loc),
-            ));
-        }
+        self.verdict.imprecise(
+            format!(
+                "the block from {what} is lost only if two pointers are equal, which the analysis could not rule out (for example a cyclic list)"
+            ),
+            loc,
+        );
     }
 
     pub(super) fn finish(mut self) -> ProbeResult {
-        let transfers = self.transfers;
-        let verdict = match self.outcome.take() {
+        let transfers = self.worklist.transfers;
+        let verdict = match self.verdict.outcome.take() {
             Some(Outcome::Leak { slot, alloc_node }) => self.leak_verdict(slot, alloc_node),
-            Some(Outcome::Budget(what)) => match self.input_dependent.take() {
-                Some((function, condition)) => Verdict::Unproved(Unproved::InputDependent {
+            Some(Outcome::Budget(what)) => match self.verdict.input_dependent.take() {
+                Some(InputCondition {
+                    function,
+                    condition,
+                }) => Verdict::Unproved(Unproved::InputDependent {
                     function,
                     condition,
                 }),
                 None => Verdict::Unproved(Unproved::Budget { what }),
             },
             None => {
-                if let Some((function, condition)) = self.input_dependent.take() {
+                if let Some(InputCondition {
+                    function,
+                    condition,
+                }) = self.verdict.input_dependent.take()
+                {
                     Verdict::Unproved(Unproved::InputDependent {
                         function,
                         condition,
                     })
-                } else if let Some((what, at)) = self.unsupported.take() {
+                } else if let Some(Reason { what, at }) = self.verdict.unsupported.take() {
                     Verdict::Unproved(Unproved::Unsupported { what, at })
-                } else if let Some((what, at)) = self.imprecise.take() {
+                } else if let Some(Reason { what, at }) = self.verdict.imprecise.take() {
                     Verdict::Unproved(Unproved::Imprecise { what, at })
                 } else {
                     Verdict::Proved {
-                        refuted_at: std::mem::take(&mut self.refutations),
+                        refuted_at: std::mem::take(&mut self.verdict.refutations),
                     }
                 }
             }
@@ -110,7 +178,7 @@ impl<'p> Engine<'p> {
 
     /// Follow provenance from the validating allocation forward to the probe.
     fn leak_verdict(&mut self, slot: SlotId, alloc_node: NodeId) -> Verdict {
-        let alloc_func = self.slots[slot as usize].func;
+        let alloc_func = self.worklist.slots[slot as usize].func;
         let mut trace: Vec<TraceStep> = Vec::new();
         let mut allocation_calls: Vec<Loc> = Vec::new();
         let alloc_loc = self.loc(alloc_func, alloc_node);
@@ -134,7 +202,7 @@ impl<'p> Engine<'p> {
             if steps > MAX_TRACE {
                 break;
             }
-            let s = &self.slots[cur as usize];
+            let s = &self.worklist.slots[cur as usize];
             let (func, node, prov) = (s.func, s.node, s.prov.clone());
             // The node the slot sits after: note it if it is interesting (not the allocation).
             if !(func == alloc_func && node == alloc_node && cur == slot) {
@@ -144,9 +212,9 @@ impl<'p> Engine<'p> {
                 Prov::Start => break,
                 Prov::StartInCallee => {
                     // Returning from the callee to the probe's call.
-                    let name = self.slots[cur as usize].func;
+                    let name = self.worklist.slots[cur as usize].func;
                     let callee = self.prog.function_name(name);
-                    let loc = self.loc(self.probe_func, self.probe_node);
+                    let loc = self.loc(self.verdict.probe_func, self.verdict.probe_node);
                     if collecting {
                         allocation_calls.push(loc.clone());
                     }
@@ -165,7 +233,7 @@ impl<'p> Engine<'p> {
                         _ => from,
                     };
                     let (cf, cn) = {
-                        let t = &self.slots[target as usize];
+                        let t = &self.worklist.slots[target as usize];
                         (t.func, t.node)
                     };
                     let loc = self.loc(cf, cn);
@@ -183,7 +251,7 @@ impl<'p> Engine<'p> {
                     call_node,
                     caller,
                 } => {
-                    let callee_func = self.slots[entry as usize].func;
+                    let callee_func = self.worklist.slots[entry as usize].func;
                     let callee = self.prog.function_name(callee_func);
                     let loc = self.loc(func, call_node);
                     trace.push(TraceStep {
@@ -197,8 +265,8 @@ impl<'p> Engine<'p> {
             }
         }
         trace.push(TraceStep {
-            loc: self.loc(self.probe_func, self.probe_node),
-            note: self.probe_note.clone(),
+            loc: self.loc(self.verdict.probe_func, self.verdict.probe_node),
+            note: self.verdict.probe_note.clone(),
         });
         // Allocation path: outermost call site first, then the allocator call.
         allocation_calls.reverse();
@@ -240,7 +308,7 @@ impl<'p> Engine<'p> {
             .misses
             .iter()
             .filter(|e| !self.has_unknown(**e))
-            .filter(|e| !matches!(self.a.kind(**e), EKind::Int(_) | EKind::Num))
+            .filter(|e| !matches!(self.arena.kind(**e), EKind::Int(_) | EKind::Num))
             .map(|e| format!("`{}`", self.show(*e)))
             .collect();
         if !misses.is_empty() {
@@ -274,7 +342,7 @@ impl<'p> Engine<'p> {
             .regions
             .iter()
             .map(|r| {
-                let name = crate::regions::RegionDisplay(&self.a.names, r).to_string();
+                let name = crate::regions::RegionDisplay(&self.arena.names, r).to_string();
                 let tags = f.tags_of(r);
                 if tags.is_empty() {
                     name

@@ -2,10 +2,10 @@
 //! *after* a node, per context, separated by the regions of its hit expressions, §4.8), one
 //! step per statement kind, and the entry of a function (summaries and unmapping to callers).
 
-use super::frames::Frames;
+use super::frames::{FootprintPoint, Frames, PointAt};
 use super::transfer::AllocResult;
-use super::verdict::{Outcome, cond_text};
-use super::{Ctx, Engine, NONE, SlotId};
+use super::verdict::{InputCondition, Outcome, cond_text};
+use super::{Ctx, Engine, SlotId};
 use crate::ir::{
     Callee, FunctionIr, LocalId, LocalKind, NodeId, Notation, StmtKind, Type, display_stmt,
 };
@@ -13,6 +13,9 @@ use crate::probe::expr::{E, EKind, Sym};
 use crate::probe::state::{Fact, FactIndex};
 use crate::probe::{FuncId, ProbeSite, Start, Subject};
 use crate::regions::RegionSet;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+use std::collections::VecDeque;
 
 /// Separated facts kept at one program point before facts with the same hit regions merge
 /// regardless of their constraints (keeps loops finite).
@@ -35,6 +38,18 @@ pub(super) enum Prov {
     },
     /// The probe starts inside a callee at its exit (M2/M3 probes).
     StartInCallee,
+}
+
+/// The worklist of Figure 8: every fact stored so far, where, and which wait to be processed.
+#[derive(Default)]
+pub(super) struct Worklist {
+    pub(super) slots: Vec<Slot>,
+    /// The slots of each program point and context (separated facts, at most
+    /// `MAX_SLOTS_PER_POINT`).
+    pub(super) slots_at: FxHashMap<(FuncId, NodeId, Ctx), SmallVec<[SlotId; 2]>>,
+    pub(super) queue: VecDeque<SlotId>,
+    /// Transfer-function applications so far (the budget).
+    pub(super) transfers: u32,
 }
 
 pub(super) struct Slot {
@@ -68,8 +83,8 @@ impl<'p> Engine<'p> {
                 prefix,
             } => {
                 let addr = self.place(func, place);
-                let loc = self.a.deref(addr);
-                let s0 = self.a.pt(addr);
+                let loc = self.arena.deref(addr);
+                let s0 = self.arena.pt(addr);
                 let mut m0 = Vec::new();
                 if let Some(v) = new_value {
                     m0.push(self.tr(func, *v));
@@ -96,8 +111,8 @@ impl<'p> Engine<'p> {
                     }
                 }
                 match site.start {
-                    Start::Before => self.insert_preds(func, node, NONE, f, Prov::Start),
-                    Start::After => self.insert(func, node, NONE, f, Prov::Start),
+                    Start::Before => self.insert_preds(func, node, Ctx::BASE, f, Prov::Start),
+                    Start::After => self.insert(func, node, Ctx::BASE, f, Prov::Start),
                 }
             }
             Subject::CallResult { dest } => {
@@ -124,19 +139,19 @@ impl<'p> Engine<'p> {
                         let mut ret_addr = self.local_addr(g, r);
                         if g == func {
                             // A recursive call: see `at_call`.
-                            let ty = self.a.ty(ret_addr).clone();
-                            ret_addr = self.a.mk(EKind::Addr(Sym::Frozen(0, g, r)), &ty);
+                            let ty = self.arena.ty(ret_addr).clone();
+                            ret_addr = self.arena.mk(EKind::Addr(Sym::Frozen(0, g, r)), &ty);
                         }
-                        let ret_val = self.a.deref(ret_addr);
+                        let ret_val = self.arena.deref(ret_addr);
                         // The fact right before M2 (`*dest ← ret`) or M3 (`ret ← 0`).
                         let f0 = match dest_e {
                             Some(d) => {
-                                let s0 = self.a.pt(d);
-                                let loc = self.a.deref(d);
+                                let s0 = self.arena.pt(d);
+                                let loc = self.arena.deref(d);
                                 Fact::probe(s0, loc, [ret_val])
                             }
                             None => {
-                                let s0 = self.a.pt(ret_addr);
+                                let s0 = self.arena.pt(ret_addr);
                                 Fact::probe(s0, ret_val, [])
                             }
                         };
@@ -144,13 +159,13 @@ impl<'p> Engine<'p> {
                             self.refute(func, node, "the result is the same reference".into());
                             return;
                         };
-                        self.enter_callee(func, node, NONE, f0, g, None, true, Frames::Exact);
+                        self.enter_callee(func, node, Ctx::BASE, f0, g, None, true, Frames::Exact);
                     }
                     None => {
                         // A body-less callee: the old value is lost when the result lands.
                         let Some(d) = dest_e else { return };
-                        let s0 = self.a.pt(d);
-                        let loc = self.a.deref(d);
+                        let s0 = self.arena.pt(d);
+                        let loc = self.arena.deref(d);
                         let f0 = Fact::probe(s0, loc, []);
                         let Some(f0) = self.finish_fact(f0) else {
                             return;
@@ -160,7 +175,7 @@ impl<'p> Engine<'p> {
                             Callee::Indirect(_) => None,
                         };
                         match self.bodyless_call(&f0, name.as_deref(), Some(d), &args_e, true) {
-                            Ok(f) => self.insert_preds(func, node, NONE, f, Prov::Start),
+                            Ok(f) => self.insert_preds(func, node, Ctx::BASE, f, Prov::Start),
                             Err(why) => self.refute(func, node, why),
                         }
                     }
@@ -172,24 +187,24 @@ impl<'p> Engine<'p> {
     pub(super) fn run(&mut self) {
         loop {
             let next = if self.cfg.lifo {
-                self.work.pop_back()
+                self.worklist.queue.pop_back()
             } else {
-                self.work.pop_front()
+                self.worklist.queue.pop_front()
             };
             let Some(id) = next else { break };
-            if self.outcome.is_some() {
+            if self.verdict.outcome.is_some() {
                 return;
             }
-            self.slots[id as usize].queued = false;
-            self.transfers += 1;
-            if self.transfers > self.cfg.max_transfers {
-                self.outcome = Some(Outcome::Budget(format!(
+            self.worklist.slots[id as usize].queued = false;
+            self.worklist.transfers += 1;
+            if self.worklist.transfers > self.cfg.max_transfers {
+                self.verdict.outcome = Some(Outcome::Budget(format!(
                     "more than {} transfer-function applications",
                     self.cfg.max_transfers
                 )));
                 return;
             }
-            if self.transfers.is_multiple_of(64) {
+            if self.worklist.transfers.is_multiple_of(64) {
                 self.prog.checkpoint();
             }
             self.step(id);
@@ -199,24 +214,31 @@ impl<'p> Engine<'p> {
     fn step(&mut self, id: SlotId) {
         // Footprint facts hold at the statement being applied; a call or an entry moves to
         // other frames, where they do not.
-        let (func, node) = (self.slots[id as usize].func, self.slots[id as usize].node);
+        let (func, node) = (
+            self.worklist.slots[id as usize].func,
+            self.worklist.slots[id as usize].node,
+        );
         let b = self.body(func);
-        self.cur_point = match b.node(node).stmt.kind {
+        self.cursor.point = match b.node(node).stmt.kind {
             StmtKind::Call { .. } | StmtKind::Enter => None,
-            _ => Some((func, node, false)),
+            _ => Some(FootprintPoint {
+                func,
+                node,
+                at: PointAt::Across,
+            }),
         };
         self.step_node(id);
-        self.cur_point = None;
+        self.cursor.point = None;
     }
 
     fn step_node(&mut self, id: SlotId) {
         let (func, node, ctx) = {
-            let s = &self.slots[id as usize];
+            let s = &self.worklist.slots[id as usize];
             (s.func, s.node, s.ctx)
         };
-        let d = self.slots[id as usize].fact.clone();
-        self.current_witness = self.slots[id as usize].witness_of;
-        self.cur_ctx = ctx;
+        let d = self.worklist.slots[id as usize].fact.clone();
+        self.cursor.witness = self.worklist.slots[id as usize].witness_of;
+        self.cursor.ctx = ctx;
         let b = self.body(func);
         if trace_enabled() {
             crate::probe::expr::SHOW_FRAMES.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -226,7 +248,7 @@ impl<'p> Engine<'p> {
                 self.prog.function_name(func),
                 node.0,
                 ctx,
-                if self.current_witness.is_some() {
+                if self.cursor.witness.is_some() {
                     " witness"
                 } else {
                     ""
@@ -240,9 +262,9 @@ impl<'p> Engine<'p> {
             StmtKind::Assign { addr, value } => {
                 let e0 = self.tr(func, *addr);
                 let e1 = self.tr(func, *value);
-                self.fresh_base = self.fresh_write(func, node);
+                self.cursor.fresh_base = self.fresh_write(func, node);
                 let r = self.assign_split(&d, e0, e1);
-                self.fresh_base = None;
+                self.cursor.fresh_base = None;
                 if r.is_empty() {
                     let t = self.stmt_text(func, node);
                     self.refute(func, node, format!("`{t}` contradicts it"));
@@ -259,30 +281,28 @@ impl<'p> Engine<'p> {
                         self.refute(func, node, format!("`{t}` contradicts it"));
                     }
                     AllocResult::Continue(f) => self.insert_preds(func, node, ctx, *f, edge),
-                    AllocResult::Validated { .. } if self.current_witness.is_some() => {
+                    AllocResult::Validated { .. } if self.cursor.witness.is_some() => {
                         // A witness carries no cell: allocations are plain writes for it.
-                        let fresh = self.a.mk(EKind::Num, &Type::Int);
+                        let fresh = self.arena.mk(EKind::Num, &Type::Int);
                         if let Some(f) = self.assign(&d, e0, fresh) {
                             self.insert_preds(func, node, ctx, f, edge);
                         }
                     }
                     AllocResult::Validated { evidence: false } => {
-                        if self.imprecise.is_none() {
-                            let loc = self.loc(func, node);
-                            self.imprecise = Some((
-                                format!(
-                                    "lost track of the reference (aliasing the analysis cannot resolve); the block may come from this `{}`",
-                                    site.allocator
-                                ),
-                                Some(loc),
-                            ));
-                        }
+                        let loc = self.loc(func, node);
+                        self.verdict.imprecise(
+                            format!(
+                                "lost track of the reference (aliasing the analysis cannot resolve); the block may come from this `{}`",
+                                site.allocator
+                            ),
+                            loc,
+                        );
                     }
                     AllocResult::Validated { evidence: true } => {
                         if !d.tainted && !d.constraints.is_empty() {
                             // The allocation validates the cell; check that the path to it is
                             // feasible under the constraints gathered so far.
-                            let fresh = self.a.mk(EKind::Num, &Type::Int);
+                            let fresh = self.arena.mk(EKind::Num, &Type::Int);
                             let mut w = d.clone();
                             w.hits.clear();
                             w.misses.clear();
@@ -310,18 +330,16 @@ impl<'p> Engine<'p> {
                             let loc = self.loc(func, node);
                             self.assumed_leak(loc, &format!("this `{}`", site.allocator));
                         } else if d.tainted {
-                            if self.unsupported.is_none() {
-                                let loc = self.loc(func, node);
-                                self.unsupported = Some((
-                                    format!(
-                                        "the path to this `{}` crosses code the analysis does not model (or a write through a pointer of unknown type)",
-                                        site.allocator
-                                    ),
-                                    Some(loc),
-                                ));
-                            }
+                            let loc = self.loc(func, node);
+                            self.verdict.unsupported(
+                                format!(
+                                    "the path to this `{}` crosses code the analysis does not model (or a write through a pointer of unknown type)",
+                                    site.allocator
+                                ),
+                                loc,
+                            );
                         } else {
-                            self.outcome = Some(Outcome::Leak {
+                            self.verdict.outcome = Some(Outcome::Leak {
                                 slot: id,
                                 alloc_node: node,
                             });
@@ -382,16 +400,17 @@ impl<'p> Engine<'p> {
                 let mut w = RegionSet::all_memory();
                 for r in reads {
                     let e = self.tr(func, *r);
-                    if let EKind::Deref(x) = *self.a.kind(e) {
-                        let p = self.a.pt(x);
+                    if let EKind::Deref(x) = *self.arena.kind(e) {
+                        let p = self.arena.pt(x);
                         w.union_with(&p);
                     }
                 }
                 // Opaque code may write all memory: `havoc` taints the fact.
                 let f = self.havoc(&d, &w);
-                if !d.hits.is_empty() && self.unsupported.is_none() {
+                if !d.hits.is_empty() {
                     let loc = self.loc(func, node);
-                    self.unsupported = Some((format!("unsupported code: {reason}"), Some(loc)));
+                    self.verdict
+                        .unsupported(format!("unsupported code: {reason}"), loc);
                 }
                 self.insert_preds(func, node, ctx, f, edge);
             }
@@ -423,25 +442,30 @@ impl<'p> Engine<'p> {
             );
             return;
         };
-        if ctx == NONE
-            && let Some(w) = self.current_witness
+        if ctx == Ctx::BASE
+            && let Some(w) = self.cursor.witness
         {
             // A feasible path leads from an entry to the validating allocation.
-            let alloc_node = self.slots[w as usize].node;
+            let alloc_node = self.worklist.slots[w as usize].node;
             if f.assumed {
-                let loc = self.loc(self.slots[w as usize].func, alloc_node);
+                let loc = self.loc(self.worklist.slots[w as usize].func, alloc_node);
                 self.assumed_leak(loc, "this allocation");
                 return;
             }
-            self.outcome = Some(Outcome::Leak {
+            self.verdict.outcome = Some(Outcome::Leak {
                 slot: w,
                 alloc_node,
             });
             return;
         }
-        if ctx != NONE {
-            self.summaries.entry((func, ctx)).or_default().push(id);
+        if ctx != Ctx::BASE {
+            self.contexts
+                .summaries
+                .entry((func, ctx))
+                .or_default()
+                .push(id);
             let regs = self
+                .contexts
                 .registrations
                 .get(&(func, ctx))
                 .cloned()
@@ -455,13 +479,11 @@ impl<'p> Engine<'p> {
         if name == "main" && f.tainted {
             // The path crossed code that was not followed (a call applied through its summary,
             // or code the front end did not model): the block may have been made there.
-            if self.unsupported.is_none() {
-                let loc = self.loc(func, node);
-                self.unsupported = Some((
-                    "the block may come from code the analysis did not follow (a call too deep, or unsupported code)".into(),
-                    Some(loc),
-                ));
-            }
+            let loc = self.loc(func, node);
+            self.verdict.unsupported(
+                "the block may come from code the analysis did not follow (a call too deep, or unsupported code)".into(),
+                loc,
+            );
             return;
         }
         if name == "main" {
@@ -475,14 +497,17 @@ impl<'p> Engine<'p> {
         }
         let callers = self.prog.callers(func);
         if callers.is_empty() {
-            if self.input_dependent.is_none() {
+            if self.verdict.input_dependent.is_none() {
                 let cond = self.describe_input(&f);
-                self.input_dependent = Some((func, cond));
+                self.verdict.input_dependent = Some(InputCondition {
+                    function: func,
+                    condition: cond,
+                });
             }
             return;
         }
         for (cf, cn) in callers {
-            let Some(g) = self.unmap(&f, func, NONE, cf, cn, None) else {
+            let Some(g) = self.unmap(&f, func, Ctx::BASE, cf, cn, None) else {
                 let why = format!("contradiction at the call of `{name}`");
                 self.refute(cf, cn, why);
                 continue;
@@ -490,7 +515,7 @@ impl<'p> Engine<'p> {
             self.insert_preds(
                 cf,
                 cn,
-                NONE,
+                Ctx::BASE,
                 g,
                 Prov::Unmap {
                     entry: id,
@@ -502,7 +527,7 @@ impl<'p> Engine<'p> {
     }
 
     pub(super) fn insert(&mut self, func: FuncId, node: NodeId, ctx: Ctx, fact: Fact, prov: Prov) {
-        let witness = self.current_witness;
+        let witness = self.cursor.witness;
         self.insert_w(func, node, ctx, fact, prov, witness)
     }
 
@@ -515,24 +540,31 @@ impl<'p> Engine<'p> {
         prov: Prov,
         witness_of: Option<SlotId>,
     ) {
-        if self.outcome.is_some() {
+        if self.verdict.outcome.is_some() {
             return;
         }
         if fact.regions.len() as u32 > self.cfg.max_regions {
-            self.outcome = Some(Outcome::Budget(format!(
+            self.verdict.outcome = Some(Outcome::Budget(format!(
                 "the region set grew past {} regions",
                 self.cfg.max_regions
             )));
             return;
         }
-        let saved = (self.cur_point.replace((func, node, true)), self.cur_ctx);
-        self.cur_ctx = ctx;
+        let saved = (
+            self.cursor.point.replace(FootprintPoint {
+                func,
+                node,
+                at: PointAt::After,
+            }),
+            self.cursor.ctx,
+        );
+        self.cursor.ctx = ctx;
         let apart = fact
             .relations
             .iter()
             .find(|r| r.eq && self.frames_apart(r.l, r.r))
             .cloned();
-        (self.cur_point, self.cur_ctx) = saved;
+        (self.cursor.point, self.cursor.ctx) = saved;
         if let Some(r) = apart {
             let why = format!(
                 "`{}` would be passed again to a call of `{}` that is still running, which would then never return",
@@ -542,34 +574,34 @@ impl<'p> Engine<'p> {
             self.refute(func, node, why);
             return;
         }
-        let mut index = fact.index(&mut self.a);
+        let mut index = fact.index(&mut self.arena);
         index.witness = witness_of.is_some();
         let key = (func, node, ctx);
-        if let Some(ids) = self.at.get(&key) {
+        if let Some(ids) = self.worklist.slots_at.get(&key) {
             let full = ids.len() >= MAX_SLOTS_PER_POINT;
             let target = ids
                 .iter()
                 .copied()
-                .find(|id| self.slots[*id as usize].index == index)
+                .find(|id| self.worklist.slots[*id as usize].index == index)
                 .or_else(|| {
                     full.then(|| {
-                        ids.iter()
-                            .copied()
-                            .find(|id| self.slots[*id as usize].index.regions == index.regions)
+                        ids.iter().copied().find(|id| {
+                            self.worklist.slots[*id as usize].index.regions == index.regions
+                        })
                     })
                     .flatten()
                 });
             if let Some(id) = target {
-                let changed = self.slots[id as usize].fact.join(&fact);
-                if changed && !self.slots[id as usize].queued {
-                    self.slots[id as usize].queued = true;
-                    self.work.push_back(id);
+                let changed = self.worklist.slots[id as usize].fact.join(&fact);
+                if changed && !self.worklist.slots[id as usize].queued {
+                    self.worklist.slots[id as usize].queued = true;
+                    self.worklist.queue.push_back(id);
                 }
                 return;
             }
         }
-        let id = self.slots.len() as SlotId;
-        self.slots.push(Slot {
+        let id = self.worklist.slots.len() as SlotId;
+        self.worklist.slots.push(Slot {
             func,
             node,
             ctx,
@@ -579,8 +611,8 @@ impl<'p> Engine<'p> {
             queued: true,
             witness_of,
         });
-        self.at.entry(key).or_default().push(id);
-        self.work.push_back(id);
+        self.worklist.slots_at.entry(key).or_default().push(id);
+        self.worklist.queue.push_back(id);
     }
 
     pub(super) fn insert_preds(
@@ -606,6 +638,7 @@ impl<'p> Engine<'p> {
     fn after_temp_deaths(&mut self, func: FuncId, node: NodeId, fact: &Fact) -> Option<Fact> {
         let prog = self.prog;
         let deaths = self
+            .caches
             .temp_deaths
             .entry(func)
             .or_insert_with(|| prog.temp_deaths(func))
@@ -625,12 +658,12 @@ impl<'p> Engine<'p> {
                 .chain(cur.constraints.iter().map(|c| c.e))
                 .chain(cur.relations.iter().flat_map(|r| [r.l, r.r]))
                 .chain(cur.tags.iter().map(|(_, x)| *x))
-                .any(|e| self.a.mentions(e, &|s| s == sym));
+                .any(|e| self.arena.mentions(e, &|s| s == sym));
             if !mentioned {
                 // What `assign` would do to a fact that does not read `t`: S grows by its
                 // region (tagged with `t`), nothing else changes.
-                let w = self.a.pt(addr);
-                let loc = self.a.deref(addr);
+                let w = self.arena.pt(addr);
+                let loc = self.arena.deref(addr);
                 self.grow_s(&mut cur, &w, Some(loc));
                 continue;
             }
