@@ -13,6 +13,9 @@ pub mod library;
 pub mod sites;
 pub mod state;
 
+#[cfg(test)]
+mod snippet;
+
 pub use engine::run_probe;
 pub use sites::probe_sites;
 

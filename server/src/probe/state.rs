@@ -710,3 +710,196 @@ pub fn cleanup(a: &mut Arena, f: &mut Fact) {
         .filter(|e| !implicit_miss(a, *e, &s))
         .collect();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::Program;
+    use crate::probe::snippet::SnippetProgram;
+
+    const SRC: &str = "struct list { int data; struct list *next; };\n\
+        void f(struct list *x, struct list *y, int n) { }\n";
+
+    /// The values of `x`, `y` and `n`, and the `next` field `x->next`.
+    struct Exprs {
+        x: E,
+        y: E,
+        n: E,
+        x_next: E,
+    }
+
+    fn exprs(prog: &SnippetProgram, a: &mut Arena) -> Exprs {
+        let f = prog.func("f");
+        let ir = prog.body(f);
+        // Which locals have their address taken decides their regions.
+        a.learn_function(f, &ir);
+        let mut var = |name: &str| {
+            let l = prog.local(f, name);
+            a.var(f, l, &ir.local(l).ty)
+        };
+        let (x, y, n) = (var("x"), var("y"), var("n"));
+        let next = a.string("next");
+        let lty = a.ty(x).clone();
+        let fa = a.mk(
+            EKind::Field(x, next),
+            &crate::ir::Type::pointer_to(lty.clone()),
+        );
+        let x_next = a.deref(fa);
+        Exprs { x, y, n, x_next }
+    }
+
+    /// The regions of location `e`.
+    fn regions(a: &mut Arena, e: E) -> RegionSet {
+        let EKind::Deref(p) = *a.kind(e) else {
+            panic!("a location")
+        };
+        a.pt(p)
+    }
+
+    #[test]
+    fn join_unions_the_regions_and_intersects_hits_misses_and_constraints() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x, y, n, .. } = exprs(&prog, &mut a);
+        let (rx, ry) = (regions(&mut a, x), regions(&mut a, y));
+        let mut left = Fact::new(rx.clone(), [x], [y]);
+        left.constraints.push(Constraint {
+            e: n,
+            rel: Rel::Eq,
+            k: 0,
+        });
+        let right = Fact::new(ry.clone(), [x, y], []);
+        assert!(left.join(&right));
+        assert!(left.regions.is_subset(&{
+            let mut u = rx.clone();
+            u.union_with(&ry);
+            u
+        }));
+        assert!(rx.is_subset(&left.regions) && ry.is_subset(&left.regions));
+        assert_eq!(left.hits.as_slice(), &[x]);
+        assert!(left.misses.is_empty());
+        assert!(left.constraints.is_empty());
+        assert!(!left.join(&right), "joining again changes nothing");
+        let mut tainted = right.clone();
+        tainted.tainted = true;
+        assert!(left.join(&tainted) && left.tainted);
+    }
+
+    #[test]
+    fn join_keeps_one_sides_tags_and_the_union_where_both_are_tagged() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x, y, x_next, .. } = exprs(&prog, &mut a);
+        let s = regions(&mut a, x_next);
+        let r = s.iter().next().expect("the `next` region");
+        // The cell is at `x->next` on one side and at `y` (a variable, untagged) on the other.
+        let mut tagged = Fact::probe(s.clone(), x_next, []);
+        let other = Fact::new(regions(&mut a, y), [y], []);
+        tagged.join(&other);
+        assert_eq!(
+            tagged.tags_of(r),
+            &[(r, x_next)],
+            "only one side has the region"
+        );
+        // Both sides have it: one tagged, one ⊤ gives ⊤.
+        let mut tagged = Fact::probe(s.clone(), x_next, []);
+        tagged.join(&Fact::new(s.clone(), [], [x]));
+        assert!(!tagged.is_tagged(r));
+    }
+
+    #[test]
+    fn implicit_misses_are_values_outside_s_and_integers() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x, y, n, .. } = exprs(&prog, &mut a);
+        let s = regions(&mut a, x);
+        let zero = a.int(0);
+        assert!(implicit_miss(&mut a, zero, &s));
+        assert!(implicit_miss(&mut a, n, &s), "an integer holds no pointer");
+        assert!(implicit_miss(&mut a, y, &s), "`y` is not in S");
+        assert!(!implicit_miss(&mut a, x, &s));
+        // An interior pointer misses when its base does.
+        let one = a.int(1);
+        let ty = a.ty(x).clone();
+        let x1 = a.mk(EKind::Bin(crate::ir::BinOp::Add, x, one), &ty);
+        let f = Fact::new(s.clone(), [], [x]);
+        assert!(miss(&mut a, &f, x1));
+        assert!(!miss(&mut a, &Fact::new(s, [], []), x1));
+    }
+
+    #[test]
+    fn a_hit_that_misses_or_contradictory_constraints_or_relations_are_infeasible() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x, y, n, .. } = exprs(&prog, &mut a);
+        let mut s = regions(&mut a, x);
+        s.union_with(&regions(&mut a, y));
+        assert!(!infeasible(&mut a, &Fact::new(s.clone(), [x], [y])));
+        assert!(infeasible(&mut a, &Fact::new(s.clone(), [x], [x])));
+        let mut c = Fact::new(s.clone(), [], []);
+        c.constraints.push(Constraint {
+            e: n,
+            rel: Rel::Gt,
+            k: 4,
+        });
+        c.constraints.push(Constraint {
+            e: n,
+            rel: Rel::Lt,
+            k: 5,
+        });
+        c.normalize();
+        assert!(infeasible(&mut a, &c), "no integer is in (4, 5)");
+        let mut null_hit = Fact::new(s.clone(), [x], []);
+        null_hit.constraints.push(Constraint {
+            e: x,
+            rel: Rel::Eq,
+            k: 0,
+        });
+        assert!(infeasible(&mut a, &null_hit), "a hit is not NULL");
+        let mut both = Fact::new(s.clone(), [x, y], []);
+        assert!(!infeasible(&mut a, &both));
+        both.relations.push(PtrRel::new(x, y, false));
+        assert!(
+            infeasible(&mut a, &both),
+            "two different values cannot both hit"
+        );
+        let mut eq = Fact::new(s, [x], [y]);
+        eq.relations.push(PtrRel::new(x, y, true));
+        assert!(
+            infeasible(&mut a, &eq),
+            "equal values, one hits and one misses"
+        );
+    }
+
+    #[test]
+    fn cleanup_takes_a_missed_variable_out_of_s_and_drops_implicit_misses() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x, y, n, .. } = exprs(&prog, &mut a);
+        let (rx, ry) = (regions(&mut a, x), regions(&mut a, y));
+        let mut s = rx.clone();
+        s.union_with(&ry);
+        let mut f = Fact::new(s, [x], [y, n]);
+        cleanup(&mut a, &mut f);
+        assert!(
+            !f.regions.intersects(&ry),
+            "`y` misses: its one location holds nothing"
+        );
+        assert!(rx.is_subset(&f.regions));
+        assert!(f.misses.is_empty(), "`y` and `n` now miss implicitly");
+    }
+
+    #[test]
+    fn a_tag_that_misses_is_dropped_and_its_region_leaves_s() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x_next, .. } = exprs(&prog, &mut a);
+        let s = regions(&mut a, x_next);
+        let mut f = Fact::probe(s.clone(), x_next, []);
+        f.hits.clear();
+        f.misses.push(x_next);
+        apply_tags(&mut a, &mut f);
+        assert!(!f.regions.intersects(&s), "the strong update of §4.8");
+        assert!(f.tags.is_empty());
+    }
+}

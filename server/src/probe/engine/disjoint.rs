@@ -74,7 +74,7 @@ impl<'p> Engine<'p> {
 
     /// Whether location `e` is in tagged regions of S only, and differs from each of their
     /// tag locations: then it holds no reference to the cell.
-    fn outside_tags(&mut self, d: &Fact, e: E) -> bool {
+    pub(super) fn outside_tags(&mut self, d: &Fact, e: E) -> bool {
         if d.tags.is_empty() || d.regions.all_memory {
             return false;
         }

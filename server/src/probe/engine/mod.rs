@@ -16,6 +16,9 @@ mod transfer;
 mod verdict;
 mod worklist;
 
+#[cfg(test)]
+mod tests;
+
 use super::expr::{Arena, E, EKind, Sym, display};
 use super::footprint::Footprint;
 use super::{EngineConfig, FuncId, Loc, Place, ProbeResult, ProbeSite, Program, Root};
@@ -102,27 +105,32 @@ pub fn run_probe(
     site: &ProbeSite,
     cfg: EngineConfig,
 ) -> ProbeResult {
-    let mut eng = Engine {
-        prog,
-        cfg,
-        arena: Arena::new(prog.env(), prog.classes()),
-        caches: Caches::default(),
-        worklist: Worklist::default(),
-        contexts: Contexts::new(),
-        verdict: VerdictState::new(func, site),
-        cursor: Cursor {
-            witness: None,
-            ctx: Ctx::BASE,
-            point: None,
-            fresh_base: None,
-        },
-    };
+    let mut eng = Engine::new(prog, cfg, func, site);
     eng.start(func, site);
     eng.run();
     eng.finish()
 }
 
 impl<'p> Engine<'p> {
+    /// An engine for one probe of `func` at `site`, before its starting fact.
+    fn new(prog: &'p dyn Program, cfg: EngineConfig, func: FuncId, site: &ProbeSite) -> Self {
+        Engine {
+            prog,
+            cfg,
+            arena: Arena::new(prog.env(), prog.classes()),
+            caches: Caches::default(),
+            worklist: Worklist::default(),
+            contexts: Contexts::new(),
+            verdict: VerdictState::new(func, site),
+            cursor: Cursor {
+                witness: None,
+                ctx: Ctx::BASE,
+                point: None,
+                fresh_base: None,
+            },
+        }
+    }
+
     pub(super) fn body(&mut self, f: FuncId) -> Arc<FunctionIr> {
         if let Some(b) = self.caches.bodies.get(&f) {
             return b.clone();
