@@ -7,6 +7,25 @@
 //! sites registered for that context (or, for facts born in the function, to every caller).
 //! Contexts are the mapped facts themselves, so a callee summary is exact per entry fact.
 //! Facts are kept separated by the regions of their hit expressions (§4.8).
+//!
+//! One `Engine` runs one probe; its methods are spread over files by concern:
+//! - `worklist`: the probe's starting fact, the slots and the queue, one step per statement
+//!   kind (`step_node`), function entries (`at_entry`), temporaries' deaths;
+//! - `transfer`: the transfer functions on one fact: `assign` (FILTER/SUBST, tags,
+//!   relations, case splits), `alloc`, `free`, `cond`, `scope_begin`, `nullify_local`,
+//!   `havoc`;
+//! - `calls`: a call node (`at_call`): which callees are explored, MOD summaries
+//!   (`unexplored_call`), body-less and library calls (`bodyless_call`);
+//! - `mapping`: Map (`enter_callee`) and Unmap (`unmap`), contexts, registrations,
+//!   summaries, parameter bindings, renaming of frames;
+//! - `frames`: pure-descent recursion: footprints, chain contexts, `frames_apart`,
+//!   `compress_frames`;
+//! - `disjoint`: `e # w` and the §4.8 questions on top of it (`outside_tags`,
+//!   `distinct_values`, `unchanged_by`, fresh blocks);
+//! - `verdict`: refutations, the reasons a probe stays unproved, the verdict and a leak's
+//!   trace.
+//!
+//! The fact itself and the helpers of Figure 2 are in `probe::state`.
 
 mod calls;
 mod disjoint;
