@@ -21,6 +21,7 @@ use std::collections::VecDeque;
 /// regardless of their constraints (keeps loops finite).
 const MAX_SLOTS_PER_POINT: usize = 12;
 
+/// How a slot's fact got there: a leak's trace follows it from the allocation forward.
 #[derive(Clone, Debug)]
 pub(super) enum Prov {
     /// The probe's own starting fact.
@@ -52,6 +53,7 @@ pub(super) struct Worklist {
     pub(super) transfers: u32,
 }
 
+/// A fact right after a node, in a context. Facts with the same index at a point join.
 pub(super) struct Slot {
     pub(super) func: FuncId,
     pub(super) node: NodeId,
