@@ -1,7 +1,8 @@
 //! Expressions as the engine sees them: the paper's `n | a | *e | e.f | e0 ⊕ e1`, hash-consed
 //! across every function a probe visits. Locals are qualified by their function, so facts that
-//! cross a call boundary stay unambiguous; recursion is handled by Map/Unmap (which remove and
-//! restore the caller's locals) exactly as in the paper.
+//! cross a call boundary stay unambiguous. Map/Unmap rename the caller's locals to `Frozen`
+//! symbols one frame up and back (instead of the paper's Remove Info), so recursion keeps
+//! the facts about every frame apart.
 
 use super::FuncId;
 use crate::ir::{self, BinOp, ExprId, ExprKind, FunctionIr, LocalId, Symbol, Type, TypeEnv};

@@ -12,6 +12,9 @@ mod footprint;
 pub mod sites;
 pub mod state;
 
+#[cfg(test)]
+mod snippet;
+
 pub use engine::run_probe;
 pub use sites::probe_sites;
 

@@ -5,17 +5,18 @@ use crate::regions::{Region, RegionSet};
 use smallvec::SmallVec;
 
 /// What we know about the error cell at a program point:
-/// - `s`: regions that may hold pointers to it;
-/// - `h`: expressions that point to it (hit set);
-/// - `m`: expressions that do not (miss set).
+/// - `regions` (the paper's S): regions that may hold pointers to it;
+/// - `hits` (H): expressions that point to it (the hit set);
+/// - `misses` (M): expressions that do not (the miss set).
 ///
-/// - `c`: comparisons with constants known to hold (`prev == 0`, `n > 4096`): an extension
-///   that makes the analysis path-sensitive on nullness and flags, so that `if (c) p = malloc();
-///   … if (c) free(p);` and "`prev == NULL` means the loop never ran" are understood. They
-///   are transformed like miss expressions and refuted when they evaluate to false.
+/// - `constraints`: comparisons with constants known to hold (`prev == 0`, `n > 4096`): an
+///   extension that makes the analysis path-sensitive on nullness and flags, so that
+///   `if (c) p = malloc(); … if (c) free(p);` and "`prev == NULL` means the loop never ran"
+///   are understood. They are transformed like miss expressions and refuted when they
+///   evaluate to false.
 ///
-/// - `t`: the expression tags of §4.8, as `(region, location)` pairs. A region of `s` with
-///   pairs holds references to the cell at most at those locations; a region of `s` without
+/// - `tags`: the expression tags of §4.8, as `(region, location)` pairs. A region of S with
+///   pairs holds references to the cell at most at those locations; a region of S without
 ///   pairs is ⊤ (it may hold any number of references anywhere). The paper tags a region with
 ///   one expression; a short list (up to [`MAX_TAGS`]) keeps `prev->next = cur->next` precise,
 ///   where both `prev->next` and `cur->next` may hold the reference before the write. A tag
@@ -23,10 +24,10 @@ use smallvec::SmallVec;
 ///   Variables' regions are never tagged: each is one location, and `cleanup` removes it
 ///   from S when that location misses.
 ///
-/// - `p`: relations `l == r` / `l != r` between two expressions, from comparisons of pointers
-///   (`prev != cur`) and from the case splits of an assignment (is the written field the one
-///   that holds the reference, or another block's?). They transform like constraints; an
-///   equality rewrites expressions when checking for contradictions.
+/// - `relations`: `l == r` / `l != r` between two pointer expressions, from comparisons of
+///   pointers (`prev != cur`) and from the case splits of an assignment (is the written field
+///   the one that holds the reference, or another block's?). They transform like constraints;
+///   an equality rewrites expressions when checking for contradictions.
 ///
 /// `tainted` records that the fact passed a statement the front end could not model; a
 /// validating allocation reached by a tainted fact is reported `unproved`, not `leak`.
@@ -36,12 +37,12 @@ use smallvec::SmallVec;
 /// evidence of a leak either.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Fact {
-    pub s: RegionSet,
-    pub h: SmallVec<[E; 4]>,
-    pub m: SmallVec<[E; 4]>,
-    pub c: SmallVec<[Constraint; 2]>,
-    pub t: SmallVec<[(Region, E); 2]>,
-    pub p: SmallVec<[PtrRel; 1]>,
+    pub regions: RegionSet,
+    pub hits: SmallVec<[E; 4]>,
+    pub misses: SmallVec<[E; 4]>,
+    pub constraints: SmallVec<[Constraint; 2]>,
+    pub tags: SmallVec<[(Region, E); 2]>,
+    pub relations: SmallVec<[PtrRel; 1]>,
     pub tainted: bool,
     pub assumed: bool,
 }
@@ -71,12 +72,12 @@ pub const MAX_TAGS: usize = 4;
 impl Clone for Fact {
     fn clone(&self) -> Self {
         Fact {
-            s: self.s.clone(),
-            h: SmallVec::from_slice(&self.h),
-            m: SmallVec::from_slice(&self.m),
-            c: SmallVec::from_slice(&self.c),
-            t: SmallVec::from_slice(&self.t),
-            p: SmallVec::from_slice(&self.p),
+            regions: self.regions.clone(),
+            hits: SmallVec::from_slice(&self.hits),
+            misses: SmallVec::from_slice(&self.misses),
+            constraints: SmallVec::from_slice(&self.constraints),
+            tags: SmallVec::from_slice(&self.tags),
+            relations: SmallVec::from_slice(&self.relations),
             tainted: self.tainted,
             assumed: self.assumed,
         }
@@ -146,17 +147,17 @@ pub struct Constraint {
 
 impl Fact {
     pub fn new(
-        s: RegionSet,
-        h: impl IntoIterator<Item = E>,
-        m: impl IntoIterator<Item = E>,
+        regions: RegionSet,
+        hits: impl IntoIterator<Item = E>,
+        misses: impl IntoIterator<Item = E>,
     ) -> Fact {
         let mut f = Fact {
-            s,
-            h: h.into_iter().collect(),
-            m: m.into_iter().collect(),
-            c: SmallVec::new(),
-            t: SmallVec::new(),
-            p: SmallVec::new(),
+            regions,
+            hits: hits.into_iter().collect(),
+            misses: misses.into_iter().collect(),
+            constraints: SmallVec::new(),
+            tags: SmallVec::new(),
+            relations: SmallVec::new(),
             tainted: false,
             assumed: false,
         };
@@ -165,50 +166,54 @@ impl Fact {
     }
 
     /// A probe's starting fact: the cell is referenced by the location `loc` only, so every
-    /// region of `s` is tagged with it.
-    pub fn probe(s: RegionSet, loc: E, m: impl IntoIterator<Item = E>) -> Fact {
-        let t = s.iter().filter(|r| !r.is_var()).map(|r| (r, loc)).collect();
-        let mut f = Fact::new(s, [loc], m);
-        f.t = t;
+    /// region of S is tagged with it.
+    pub fn probe(regions: RegionSet, loc: E, misses: impl IntoIterator<Item = E>) -> Fact {
+        let tags = regions
+            .iter()
+            .filter(|r| !r.is_var())
+            .map(|r| (r, loc))
+            .collect();
+        let mut f = Fact::new(regions, [loc], misses);
+        f.tags = tags;
         f.normalize();
         f
     }
 
     pub fn normalize(&mut self) {
-        self.h.sort_unstable();
-        self.h.dedup();
-        self.m.sort_unstable();
-        self.m.dedup();
-        self.c.sort_unstable();
-        self.c.dedup();
-        self.p.sort_unstable();
-        self.p.dedup();
+        self.hits.sort_unstable();
+        self.hits.dedup();
+        self.misses.sort_unstable();
+        self.misses.dedup();
+        self.constraints.sort_unstable();
+        self.constraints.dedup();
+        self.relations.sort_unstable();
+        self.relations.dedup();
         self.normalize_tags();
     }
 
     /// Tags sorted, only for regions of S, at most [`MAX_TAGS`] per region (more make the
     /// region ⊤); none when S is "all memory".
     pub fn normalize_tags(&mut self) {
-        if self.t.is_empty() {
+        if self.tags.is_empty() {
             return;
         }
-        if self.s.all_memory {
-            self.t.clear();
+        if self.regions.all_memory {
+            self.tags.clear();
             return;
         }
-        self.t.sort_unstable();
-        self.t.dedup();
-        let s = &self.s;
-        self.t.retain(|(r, _)| s.contains(*r));
+        self.tags.sort_unstable();
+        self.tags.dedup();
+        let s = &self.regions;
+        self.tags.retain(|(r, _)| s.contains(*r));
         let mut i = 0;
-        while i < self.t.len() {
-            let r = self.t[i].0;
+        while i < self.tags.len() {
+            let r = self.tags[i].0;
             let mut j = i;
-            while j < self.t.len() && self.t[j].0 == r {
+            while j < self.tags.len() && self.tags[j].0 == r {
                 j += 1;
             }
             if j - i > MAX_TAGS {
-                self.t.drain(i..j);
+                self.tags.drain(i..j);
             } else {
                 i = j;
             }
@@ -217,9 +222,9 @@ impl Fact {
 
     /// The tag locations of region `r`; empty when `r` is ⊤ (or not in S).
     pub fn tags_of(&self, r: Region) -> &[(Region, E)] {
-        let lo = self.t.partition_point(|(x, _)| *x < r);
-        let hi = self.t.partition_point(|(x, _)| *x <= r);
-        &self.t[lo..hi]
+        let lo = self.tags.partition_point(|(x, _)| *x < r);
+        let hi = self.tags.partition_point(|(x, _)| *x <= r);
+        &self.tags[lo..hi]
     }
 
     pub fn is_tagged(&self, r: Region) -> bool {
@@ -228,7 +233,7 @@ impl Fact {
 
     /// Make region `r` ⊤: forget its tags.
     pub fn untag(&mut self, r: Region) {
-        self.t.retain(|(x, _)| *x != r);
+        self.tags.retain(|(x, _)| *x != r);
     }
 
     /// Add region `r` to S as written at location `loc` (backwards, the old value of `loc` may
@@ -238,74 +243,79 @@ impl Fact {
     pub fn add_written(&mut self, r: Region, loc: Option<E>) {
         // A variable's region is one location: `cleanup`'s strong update covers it untagged.
         let loc = if r.is_var() { None } else { loc };
-        if self.s.contains(r) {
+        if self.regions.contains(r) {
             if self.is_tagged(r) {
                 match loc {
-                    Some(l) => self.t.push((r, l)),
+                    Some(l) => self.tags.push((r, l)),
                     None => self.untag(r),
                 }
             }
         } else {
-            self.s.insert(r);
+            self.regions.insert(r);
             if let Some(l) = loc {
-                self.t.push((r, l));
+                self.tags.push((r, l));
             }
         }
     }
 
-    pub fn hits(&self, e: E) -> bool {
-        self.h.binary_search(&e).is_ok()
+    pub fn is_hit(&self, e: E) -> bool {
+        self.hits.binary_search(&e).is_ok()
     }
     pub fn in_miss_set(&self, e: E) -> bool {
-        self.m.binary_search(&e).is_ok()
+        self.misses.binary_search(&e).is_ok()
     }
 
     /// The join of §4.2: S1 ∪ S2, H1 ∩ H2, M1 ∩ M2. Returns whether `self` changed. A
     /// region in both S keeps the union of its tags (⊤ if either is ⊤); a region in one S
     /// only keeps that side's tags (the other side holds no reference there).
     pub fn join(&mut self, other: &Fact) -> bool {
-        if self.t.is_empty() && other.t.is_empty() {
+        if self.tags.is_empty() && other.tags.is_empty() {
             // No tags on either side: nothing to merge (the common case).
             return self.join_untagged(other);
         }
-        let t0 = self.t.clone();
+        let t0 = self.tags.clone();
         let mut t: SmallVec<[(Region, E); 2]> = SmallVec::new();
-        if !self.s.all_memory && !other.s.all_memory {
-            for r in self.s.iter() {
+        if !self.regions.all_memory && !other.regions.all_memory {
+            for r in self.regions.iter() {
                 let mine = self.tags_of(r);
-                if !other.s.contains(r) {
+                if !other.regions.contains(r) {
                     t.extend_from_slice(mine);
                 } else if !mine.is_empty() && other.is_tagged(r) {
                     t.extend_from_slice(mine);
                     t.extend_from_slice(other.tags_of(r));
                 }
             }
-            for r in other.s.iter() {
-                if !self.s.contains(r) {
+            for r in other.regions.iter() {
+                if !self.regions.contains(r) {
                     t.extend_from_slice(other.tags_of(r));
                 }
             }
         }
-        self.t = t;
+        self.tags = t;
         let mut changed = self.join_untagged(other);
         self.normalize_tags();
-        changed |= self.t != t0;
+        changed |= self.tags != t0;
         changed
     }
 
     /// The join of S, H, M, the constraints and the taint (tags aside).
     fn join_untagged(&mut self, other: &Fact) -> bool {
-        let mut changed = self.s.union_with(&other.s);
-        let h0 = self.h.len();
-        self.h.retain(|e| other.h.binary_search(e).is_ok());
-        let m0 = self.m.len();
-        self.m.retain(|e| other.m.binary_search(e).is_ok());
-        let c0 = self.c.len();
-        self.c.retain(|c| other.c.binary_search(c).is_ok());
-        let p0 = self.p.len();
-        self.p.retain(|r| other.p.binary_search(r).is_ok());
-        changed |=
-            self.h.len() != h0 || self.m.len() != m0 || self.c.len() != c0 || self.p.len() != p0;
+        let mut changed = self.regions.union_with(&other.regions);
+        let h0 = self.hits.len();
+        self.hits.retain(|e| other.hits.binary_search(e).is_ok());
+        let m0 = self.misses.len();
+        self.misses
+            .retain(|e| other.misses.binary_search(e).is_ok());
+        let c0 = self.constraints.len();
+        self.constraints
+            .retain(|c| other.constraints.binary_search(c).is_ok());
+        let p0 = self.relations.len();
+        self.relations
+            .retain(|r| other.relations.binary_search(r).is_ok());
+        changed |= self.hits.len() != h0
+            || self.misses.len() != m0
+            || self.constraints.len() != c0
+            || self.relations.len() != p0;
         if other.tainted && !self.tainted {
             self.tainted = true;
             changed = true;
@@ -322,14 +332,14 @@ impl Fact {
     /// branches on a variable (`prev == NULL` or not) are not merged.
     pub fn index(&self, a: &mut Arena) -> FactIndex {
         let mut regions = RegionSet::empty();
-        for &e in &self.h {
+        for &e in &self.hits {
             if let EKind::Deref(x) = *a.kind(e) {
                 let p = a.pt(x);
                 regions.union_with(&p);
             }
         }
         let vars = self
-            .c
+            .constraints
             .iter()
             .filter(
                 |c| matches!(a.kind(c.e), EKind::Deref(x) if matches!(a.kind(*x), EKind::Addr(_))),
@@ -406,24 +416,24 @@ pub fn block_root(a: &Arena, mut e: E) -> E {
 /// `Miss(e, d)`: explicitly or implicitly missing (an interior pointer misses when the
 /// pointer it is computed from does).
 pub fn miss(a: &mut Arena, f: &Fact, e: E) -> bool {
-    if f.in_miss_set(e) || implicit_miss(a, e, &f.s) {
+    if f.in_miss_set(e) || implicit_miss(a, e, &f.regions) {
         return true;
     }
     let root = block_root(a, e);
-    root != e && (f.in_miss_set(root) || implicit_miss(a, root, &f.s))
+    root != e && (f.in_miss_set(root) || implicit_miss(a, root, &f.regions))
 }
 
 /// `Infeasible(d)`: some expression both hits and misses, or the constraints cannot all hold —
 /// a contradiction.
 pub fn infeasible(a: &mut Arena, f: &Fact) -> bool {
-    let h = f.h.clone();
+    let h = f.hits.clone();
     if h.iter().any(|e| miss(a, f, *e)) || constraints_unsat(a, f) || rels_unsat(a, f) {
         return true;
     }
     // An interior pointer of a hit pointer hits too.
-    f.m.iter().any(|m| {
+    f.misses.iter().any(|m| {
         let root = block_root(a, *m);
-        root != *m && f.hits(root)
+        root != *m && f.is_hit(root)
     })
 }
 
@@ -433,17 +443,17 @@ pub fn infeasible(a: &mut Arena, f: &Fact) -> bool {
 /// expressions (both denote the same value in the same store), and a hit that then misses, or
 /// a disequality whose sides become one expression, is a contradiction.
 fn rels_unsat(a: &mut Arena, f: &Fact) -> bool {
-    if f.p.is_empty() {
+    if f.relations.is_empty() {
         return false;
     }
-    for r in &f.p {
+    for r in &f.relations {
         if r.l == r.r {
             if !r.eq {
                 return true;
             }
             continue;
         }
-        let (lh, rh) = (f.hits(r.l), f.hits(r.r));
+        let (lh, rh) = (f.is_hit(r.l), f.is_hit(r.r));
         if r.eq {
             if (lh && miss(a, f, r.r)) || (rh && miss(a, f, r.l)) {
                 return true;
@@ -452,21 +462,22 @@ fn rels_unsat(a: &mut Arena, f: &Fact) -> bool {
             return true;
         }
     }
-    let eqs: SmallVec<[(E, E); 2]> =
-        f.p.iter()
-            .filter(|r| r.eq && r.l != r.r)
-            .filter_map(|r| {
-                let (sl, sr) = (expr_size(a, r.l), expr_size(a, r.r));
-                // Each rewrite replaces a subexpression by a smaller one, so it ends.
-                if sl > sr {
-                    Some((r.l, r.r))
-                } else if sr > sl {
-                    Some((r.r, r.l))
-                } else {
-                    None
-                }
-            })
-            .collect();
+    let eqs: SmallVec<[(E, E); 2]> = f
+        .relations
+        .iter()
+        .filter(|r| r.eq && r.l != r.r)
+        .filter_map(|r| {
+            let (sl, sr) = (expr_size(a, r.l), expr_size(a, r.r));
+            // Each rewrite replaces a subexpression by a smaller one, so it ends.
+            if sl > sr {
+                Some((r.l, r.r))
+            } else if sr > sl {
+                Some((r.r, r.l))
+            } else {
+                None
+            }
+        })
+        .collect();
     if eqs.is_empty() {
         return false;
     }
@@ -487,14 +498,14 @@ fn rels_unsat(a: &mut Arena, f: &Fact) -> bool {
         }
         cur
     };
-    let ms: SmallVec<[E; 4]> = f.m.iter().map(|e| canon(a, *e)).collect();
-    for &h in &f.h {
+    let ms: SmallVec<[E; 4]> = f.misses.iter().map(|e| canon(a, *e)).collect();
+    for &h in &f.hits {
         let c = canon(a, h);
         if ms.iter().any(|m| same_expr(a, *m, c)) || (c != h && miss(a, f, c)) {
             return true;
         }
     }
-    let ne: SmallVec<[PtrRel; 1]> = f.p.iter().filter(|r| !r.eq).copied().collect();
+    let ne: SmallVec<[PtrRel; 1]> = f.relations.iter().filter(|r| !r.eq).copied().collect();
     ne.into_iter().any(|r| {
         let (l, r) = (canon(a, r.l), canon(a, r.r));
         same_expr(a, l, r)
@@ -567,24 +578,24 @@ fn expr_size(a: &Arena, e: E) -> u32 {
 /// equalities and disequalities; a hit expression is a non-null pointer).
 fn constraints_unsat(a: &Arena, f: &Fact) -> bool {
     let mut i = 0;
-    while i < f.c.len() {
-        let e = f.c[i].e;
+    while i < f.constraints.len() {
+        let e = f.constraints[i].e;
         let (mut lo, mut hi) = (i64::MIN, i64::MAX);
         let mut eq: Option<i64> = None;
         let mut ne: SmallVec<[i64; 4]> = SmallVec::new();
-        if f.hits(e) || matches!(a.kind(e), EKind::Addr(_)) {
+        if f.is_hit(e) || matches!(a.kind(e), EKind::Addr(_)) {
             ne.push(0);
         }
         if let EKind::Int(v) = a.kind(e) {
             // A constant compared with a constant: just evaluate.
-            for c in f.c.iter().filter(|c| c.e == e) {
+            for c in f.constraints.iter().filter(|c| c.e == e) {
                 if !c.rel.eval(*v, c.k) {
                     return true;
                 }
             }
         }
-        while i < f.c.len() && f.c[i].e == e {
-            let c = f.c[i];
+        while i < f.constraints.len() && f.constraints[i].e == e {
+            let c = f.constraints[i];
             match c.rel {
                 Rel::Eq => {
                     if eq.is_some_and(|x| x != c.k) {
@@ -621,31 +632,31 @@ fn constraints_unsat(a: &Arena, f: &Fact) -> bool {
 /// - a hit `*x` whose only region of S is tagged with a single location `*y` is that very
 ///   location, so `*y` hits too.
 pub fn apply_tags(a: &mut Arena, f: &mut Fact) {
-    if f.t.is_empty() {
+    if f.tags.is_empty() {
         return;
     }
     let tagged: SmallVec<[Region; 4]> = {
-        let mut v: SmallVec<[Region; 4]> = f.t.iter().map(|(r, _)| *r).collect();
+        let mut v: SmallVec<[Region; 4]> = f.tags.iter().map(|(r, _)| *r).collect();
         v.dedup();
         v
     };
-    let t = f.t.clone();
+    let t = f.tags.clone();
     let mut kept: SmallVec<[(Region, E); 2]> = SmallVec::new();
     for (r, e) in t {
         if !miss(a, f, e) {
             kept.push((r, e));
         }
     }
-    if kept.len() != f.t.len() {
+    if kept.len() != f.tags.len() {
         for r in tagged {
             if !kept.iter().any(|(x, _)| *x == r) {
-                f.s.remove(r);
+                f.regions.remove(r);
             }
         }
-        f.t = kept;
+        f.tags = kept;
     }
     let mut more: SmallVec<[E; 2]> = SmallVec::new();
-    for &h in &f.h {
+    for &h in &f.hits {
         let EKind::Deref(x) = *a.kind(h) else {
             continue;
         };
@@ -656,7 +667,7 @@ pub fn apply_tags(a: &mut Arena, f: &mut Fact) {
         let mut only = None;
         let mut n = 0;
         for r in p.iter() {
-            if f.s.contains(r) {
+            if f.regions.contains(r) {
                 only = Some(r);
                 n += 1;
             }
@@ -665,15 +676,15 @@ pub fn apply_tags(a: &mut Arena, f: &mut Fact) {
             && let Some(r) = only
             && let [(_, y)] = f.tags_of(r)
             && *y != h
-            && !f.hits(*y)
+            && !f.is_hit(*y)
         {
             more.push(*y);
         }
     }
     if !more.is_empty() {
-        f.h.extend(more);
-        f.h.sort_unstable();
-        f.h.dedup();
+        f.hits.extend(more);
+        f.hits.sort_unstable();
+        f.hits.dedup();
     }
 }
 
@@ -682,20 +693,213 @@ pub fn apply_tags(a: &mut Arena, f: &mut Fact) {
 /// pointer to the cell and leaves S.
 pub fn cleanup(a: &mut Arena, f: &mut Fact) {
     // Strong updates: Var regions whose single location misses.
-    let m = f.m.clone();
+    let m = f.misses.clone();
     for e in m {
         if let EKind::Deref(x) = *a.kind(e) {
             let p = a.pt(x);
             let regions: SmallVec<[Region; 4]> = p.iter().collect();
             if !p.all_memory && regions.len() == 1 && regions[0].is_var() {
-                f.s.remove(regions[0]);
+                f.regions.remove(regions[0]);
             }
         }
     }
-    let s = f.s.clone();
-    let m = f.m.clone();
-    f.m = m
+    let s = f.regions.clone();
+    let m = f.misses.clone();
+    f.misses = m
         .into_iter()
         .filter(|e| !implicit_miss(a, *e, &s))
         .collect();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::Program;
+    use crate::probe::snippet::SnippetProgram;
+
+    const SRC: &str = "struct list { int data; struct list *next; };\n\
+        void f(struct list *x, struct list *y, int n) { }\n";
+
+    /// The values of `x`, `y` and `n`, and the `next` field `x->next`.
+    struct Exprs {
+        x: E,
+        y: E,
+        n: E,
+        x_next: E,
+    }
+
+    fn exprs(prog: &SnippetProgram, a: &mut Arena) -> Exprs {
+        let f = prog.func("f");
+        let ir = prog.body(f);
+        // Which locals have their address taken decides their regions.
+        a.learn_function(f, &ir);
+        let mut var = |name: &str| {
+            let l = prog.local(f, name);
+            a.var(f, l, &ir.local(l).ty)
+        };
+        let (x, y, n) = (var("x"), var("y"), var("n"));
+        let next = a.string("next");
+        let lty = a.ty(x).clone();
+        let fa = a.mk(
+            EKind::Field(x, next),
+            &crate::ir::Type::pointer_to(lty.clone()),
+        );
+        let x_next = a.deref(fa);
+        Exprs { x, y, n, x_next }
+    }
+
+    /// The regions of location `e`.
+    fn regions(a: &mut Arena, e: E) -> RegionSet {
+        let EKind::Deref(p) = *a.kind(e) else {
+            panic!("a location")
+        };
+        a.pt(p)
+    }
+
+    #[test]
+    fn join_unions_the_regions_and_intersects_hits_misses_and_constraints() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x, y, n, .. } = exprs(&prog, &mut a);
+        let (rx, ry) = (regions(&mut a, x), regions(&mut a, y));
+        let mut left = Fact::new(rx.clone(), [x], [y]);
+        left.constraints.push(Constraint {
+            e: n,
+            rel: Rel::Eq,
+            k: 0,
+        });
+        let right = Fact::new(ry.clone(), [x, y], []);
+        assert!(left.join(&right));
+        assert!(left.regions.is_subset(&{
+            let mut u = rx.clone();
+            u.union_with(&ry);
+            u
+        }));
+        assert!(rx.is_subset(&left.regions) && ry.is_subset(&left.regions));
+        assert_eq!(left.hits.as_slice(), &[x]);
+        assert!(left.misses.is_empty());
+        assert!(left.constraints.is_empty());
+        assert!(!left.join(&right), "joining again changes nothing");
+        let mut tainted = right.clone();
+        tainted.tainted = true;
+        assert!(left.join(&tainted) && left.tainted);
+    }
+
+    #[test]
+    fn join_keeps_one_sides_tags_and_the_union_where_both_are_tagged() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x, y, x_next, .. } = exprs(&prog, &mut a);
+        let s = regions(&mut a, x_next);
+        let r = s.iter().next().expect("the `next` region");
+        // The cell is at `x->next` on one side and at `y` (a variable, untagged) on the other.
+        let mut tagged = Fact::probe(s.clone(), x_next, []);
+        let other = Fact::new(regions(&mut a, y), [y], []);
+        tagged.join(&other);
+        assert_eq!(
+            tagged.tags_of(r),
+            &[(r, x_next)],
+            "only one side has the region"
+        );
+        // Both sides have it: one tagged, one ⊤ gives ⊤.
+        let mut tagged = Fact::probe(s.clone(), x_next, []);
+        tagged.join(&Fact::new(s.clone(), [], [x]));
+        assert!(!tagged.is_tagged(r));
+    }
+
+    #[test]
+    fn implicit_misses_are_values_outside_s_and_integers() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x, y, n, .. } = exprs(&prog, &mut a);
+        let s = regions(&mut a, x);
+        let zero = a.int(0);
+        assert!(implicit_miss(&mut a, zero, &s));
+        assert!(implicit_miss(&mut a, n, &s), "an integer holds no pointer");
+        assert!(implicit_miss(&mut a, y, &s), "`y` is not in S");
+        assert!(!implicit_miss(&mut a, x, &s));
+        // An interior pointer misses when its base does.
+        let one = a.int(1);
+        let ty = a.ty(x).clone();
+        let x1 = a.mk(EKind::Bin(crate::ir::BinOp::Add, x, one), &ty);
+        let f = Fact::new(s.clone(), [], [x]);
+        assert!(miss(&mut a, &f, x1));
+        assert!(!miss(&mut a, &Fact::new(s, [], []), x1));
+    }
+
+    #[test]
+    fn a_hit_that_misses_or_contradictory_constraints_or_relations_are_infeasible() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x, y, n, .. } = exprs(&prog, &mut a);
+        let mut s = regions(&mut a, x);
+        s.union_with(&regions(&mut a, y));
+        assert!(!infeasible(&mut a, &Fact::new(s.clone(), [x], [y])));
+        assert!(infeasible(&mut a, &Fact::new(s.clone(), [x], [x])));
+        let mut c = Fact::new(s.clone(), [], []);
+        c.constraints.push(Constraint {
+            e: n,
+            rel: Rel::Gt,
+            k: 4,
+        });
+        c.constraints.push(Constraint {
+            e: n,
+            rel: Rel::Lt,
+            k: 5,
+        });
+        c.normalize();
+        assert!(infeasible(&mut a, &c), "no integer is in (4, 5)");
+        let mut null_hit = Fact::new(s.clone(), [x], []);
+        null_hit.constraints.push(Constraint {
+            e: x,
+            rel: Rel::Eq,
+            k: 0,
+        });
+        assert!(infeasible(&mut a, &null_hit), "a hit is not NULL");
+        let mut both = Fact::new(s.clone(), [x, y], []);
+        assert!(!infeasible(&mut a, &both));
+        both.relations.push(PtrRel::new(x, y, false));
+        assert!(
+            infeasible(&mut a, &both),
+            "two different values cannot both hit"
+        );
+        let mut eq = Fact::new(s, [x], [y]);
+        eq.relations.push(PtrRel::new(x, y, true));
+        assert!(
+            infeasible(&mut a, &eq),
+            "equal values, one hits and one misses"
+        );
+    }
+
+    #[test]
+    fn cleanup_takes_a_missed_variable_out_of_s_and_drops_implicit_misses() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x, y, n, .. } = exprs(&prog, &mut a);
+        let (rx, ry) = (regions(&mut a, x), regions(&mut a, y));
+        let mut s = rx.clone();
+        s.union_with(&ry);
+        let mut f = Fact::new(s, [x], [y, n]);
+        cleanup(&mut a, &mut f);
+        assert!(
+            !f.regions.intersects(&ry),
+            "`y` misses: its one location holds nothing"
+        );
+        assert!(rx.is_subset(&f.regions));
+        assert!(f.misses.is_empty(), "`y` and `n` now miss implicitly");
+    }
+
+    #[test]
+    fn a_tag_that_misses_is_dropped_and_its_region_leaves_s() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x_next, .. } = exprs(&prog, &mut a);
+        let s = regions(&mut a, x_next);
+        let mut f = Fact::probe(s.clone(), x_next, []);
+        f.hits.clear();
+        f.misses.push(x_next);
+        apply_tags(&mut a, &mut f);
+        assert!(!f.regions.intersects(&s), "the strong update of §4.8");
+        assert!(f.tags.is_empty());
+    }
 }

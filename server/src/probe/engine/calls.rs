@@ -1,0 +1,399 @@
+//! Calls at a call node: which callees are explored (depth limits, indirect targets, chain
+//! compression), the MOD summary of a call that is not explored (`unexplored_call`), and calls
+//! of body-less functions (`bodyless_call`: the C library model and unknown callees).
+
+use super::frames::Frames;
+use super::worklist::Prov;
+use super::{Ctx, Engine, SlotId};
+use crate::ir::{Callee, NodeId, Type};
+use crate::probe::FuncId;
+use crate::probe::expr::{E, EKind, Sym};
+use crate::ir::library::{Returns, is_noreturn, known_function};
+use crate::probe::state::{Fact, miss};
+use crate::regions::{Region, RegionSet};
+
+/// Calls nested deeper than this (callee of a callee of …) are not explored: they are applied
+/// through their MOD summary, or treated like body-less unknown functions when that cannot be
+/// done soundly (the paper ignores callees more than one level deep).
+const MAX_CALLEE_DEPTH: u32 = 2;
+
+/// A pure-descent self-call (see `sites::descent`) is still explored this many calls past the
+/// depth limit: its context forgets all caller frames but the nearest and one ancestor
+/// (`ANCESTOR`), so deeper calls find the context of the call above them and the recursion
+/// closes as a fixpoint instead of being summarised.
+const CHAIN_EXTRA_DEPTH: u32 = 1;
+
+/// A call whose result is the tracked reference is explored deeper: the block may be made by
+/// an allocator wrapper several levels down (`make` → `new` → `malloc`).
+const MAX_RETURN_DEPTH: u32 = 5;
+
+/// An indirect call with more candidate targets than this is treated as an unknown call.
+const MAX_INDIRECT_TARGETS: usize = 3;
+
+impl<'p> Engine<'p> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn at_call(
+        &mut self,
+        id: SlotId,
+        func: FuncId,
+        node: NodeId,
+        ctx: Ctx,
+        d: &Fact,
+        dest: Option<crate::ir::ExprId>,
+        callee: &Callee,
+        args: &[crate::ir::ExprId],
+    ) {
+        let dest_e = dest.map(|x| self.tr(func, x));
+        let args_e: Vec<E> = args.iter().map(|a| self.tr(func, *a)).collect();
+        let (mut targets, name): (Vec<FuncId>, Option<String>) = match callee {
+            Callee::Direct(n) => (
+                self.prog.resolve(func, n).into_iter().collect(),
+                Some(n.clone()),
+            ),
+            Callee::Indirect(_) => (self.prog.indirect_targets(args.len()), None),
+        };
+        let depth = self.contexts.depth.get(&ctx).copied().unwrap_or(0);
+        let dest_hit = dest_e.is_some_and(|de| {
+            let t = self.arena.deref(de);
+            d.is_hit(t)
+        });
+        let max_depth = if dest_hit {
+            MAX_RETURN_DEPTH
+        } else {
+            MAX_CALLEE_DEPTH
+        };
+        if targets.len() > MAX_INDIRECT_TARGETS {
+            // Too many possible targets: like a body-less unknown function.
+            targets.clear();
+        }
+        // A pure-descent self-call past the depth limit is still explored with its caller
+        // frames compressed, so that the recursion closes on a context already made: one
+        // call deeper new contexts are made, further down only existing ones are used.
+        let mut frames = Frames::Exact;
+        if let [g] = targets.as_slice()
+            && self.chain_link(func, node, ctx, *g).is_some()
+            && depth >= max_depth
+        {
+            frames = if depth < max_depth + CHAIN_EXTRA_DEPTH {
+                Frames::Compress
+            } else {
+                Frames::CompressReuse
+            };
+        }
+        // A single callee that cannot touch the fact, or one too deep to explore, is applied
+        // through its MOD summary instead of being explored.
+        if let [g] = targets.as_slice() {
+            let g = *g;
+            if let Some(w) = self.mod_regions(g) {
+                let relevant = self.call_relevant(d, &w, dest_e, &args_e);
+                if !relevant || (depth >= max_depth && frames == Frames::Exact) {
+                    self.unexplored_call(id, func, node, ctx, d, g, &w, dest_e, &args_e);
+                    return;
+                }
+            } else if depth >= max_depth {
+                targets.clear();
+            }
+        } else if depth >= max_depth {
+            targets.clear();
+        }
+        if targets.is_empty() {
+            match self.bodyless_call(d, name.as_deref(), dest_e, &args_e, false) {
+                Ok(f) => self.insert_preds(func, node, ctx, f, Prov::Edge(id)),
+                Err(why) => self.refute(func, node, why),
+            }
+            return;
+        }
+        // Facts a deep recursive call could not map to an existing context.
+        let mut unmapped = false;
+        for &g in &targets {
+            let gb = self.body(g);
+            // M3 then M2 (backward): `ret ← 0` after `*dest ← ret`.
+            let mut cur = d.clone();
+            if let Some(r) = gb.ret {
+                let mut ra = self.local_addr(g, r);
+                if g == func {
+                    // A recursive call: the callee's `ret` is another frame's variable than
+                    // the caller's. It is named `Frozen(0, g, ret)` until `enter_callee`
+                    // renames it to the callee's own `ret` (and freezes the caller's).
+                    let ty = self.arena.ty(ra).clone();
+                    ra = self.arena.mk(EKind::Addr(Sym::Frozen(0, g, r)), &ty);
+                }
+                let z = self.zero();
+                let Some(f) = self.assign(&cur, ra, z) else {
+                    self.refute(func, node, "the call's result contradicts it".into());
+                    continue;
+                };
+                cur = f;
+                if let Some(de) = dest_e {
+                    let rv = self.arena.deref(ra);
+                    let cases = self.assign_split(&cur, de, rv);
+                    if cases.is_empty() {
+                        let t = self.stmt_text(func, node);
+                        self.refute(func, node, format!("`{t}` contradicts it"));
+                    }
+                    for f in cases {
+                        unmapped |=
+                            !self.enter_callee(func, node, ctx, f, g, Some(id), false, frames);
+                    }
+                    continue;
+                }
+            } else if let Some(de) = dest_e {
+                let u = self.arena.mk(EKind::Unknown, &Type::Unknown);
+                match self.assign(&cur, de, u) {
+                    Some(f) => cur = f,
+                    None => continue,
+                }
+            }
+            unmapped |= !self.enter_callee(func, node, ctx, cur, g, Some(id), false, frames);
+        }
+        if unmapped
+            && let [g] = targets.as_slice()
+            && let Some(w) = self.mod_regions(*g)
+        {
+            self.unexplored_call(id, func, node, ctx, d, *g, &w, dest_e, &args_e);
+        }
+    }
+
+    /// A call of `g` applied through its MOD summary `w` instead of being explored.
+    ///
+    /// The summary is the fact with what `g` may write forgotten, which covers every way the
+    /// call could have changed the memory a pre-existing cell lives in. It cannot say that
+    /// the cell was made inside `g`. That is possible when `g` may allocate, writes a region
+    /// of S (or the destination is one), and no hit expression survives the call (each reads
+    /// what `g` writes, or there was none). The fact is then tainted: what can still refute
+    /// it holds whatever made the cell (the path's constraints and relations), the entry of
+    /// `main` ("no heap before the program starts") does not, and an allocation it reaches is
+    /// no evidence of a leak. Otherwise a hit passed to `g` escapes when unknown calls make
+    /// pointers escape (the callee is treated like a body-less one).
+    ///
+    /// A callee that writes no memory that existed before the call (`ModSet::writes_old`)
+    /// changes no location the fact can name: its summary only assigns the destination.
+    #[allow(clippy::too_many_arguments)]
+    fn unexplored_call(
+        &mut self,
+        id: SlotId,
+        func: FuncId,
+        node: NodeId,
+        ctx: Ctx,
+        d: &Fact,
+        g: FuncId,
+        w: &RegionSet,
+        dest_e: Option<E>,
+        args_e: &[E],
+    ) {
+        let ms = self.prog.mod_set(g);
+        let escapes = self.cfg.unknown_calls_escape && self.arg_holds_hit(d, args_e);
+        // Every location the fact can name keeps its value: only the destination changes.
+        let writes_nothing_old = !ms.writes_old && !ms.all && !escapes;
+        let dw = dest_e.map(|de| self.arena.pt(de));
+        let kept = d.hits.iter().any(|e| {
+            (writes_nothing_old || self.disjoint(*e, w))
+                && dw.as_ref().is_none_or(|dw| self.disjoint(*e, dw))
+        });
+        let writes_s =
+            d.regions.intersects(w) || dw.as_ref().is_some_and(|dw| d.regions.intersects(dw));
+        // A feasibility witness carries no cell, only the path's constraints.
+        let made_inside = !kept && writes_s && self.cursor.witness.is_none() && ms.allocates;
+        if escapes && !made_inside {
+            let callee = self.prog.function_name(g);
+            self.refute(
+                func,
+                node,
+                format!("it is passed to `{callee}` (not followed this deep): it escapes"),
+            );
+            return;
+        }
+        let Some(mut f) = self.summarise_call(d, (!writes_nothing_old).then_some(w), dest_e) else {
+            let t = self.stmt_text(func, node);
+            self.refute(func, node, format!("`{t}` contradicts it"));
+            return;
+        };
+        f.tainted |= made_inside;
+        self.insert_preds(func, node, ctx, f, Prov::Edge(id));
+    }
+
+    /// The regions a function may write, transitively; `None` when it may write anything.
+    fn mod_regions(&mut self, g: FuncId) -> Option<RegionSet> {
+        if let Some(r) = self.caches.mod_regions.get(&g) {
+            return r.clone();
+        }
+        let m = self.prog.mod_set(g);
+        let r = if m.all {
+            None
+        } else {
+            let mut set = RegionSet::empty();
+            for name in &m.globals {
+                let ty = self
+                    .arena
+                    .env()
+                    .globals
+                    .get(name)
+                    .map(|t| self.arena.env().resolve(t))
+                    .unwrap_or_default();
+                let n = self.arena.string(name);
+                let addr = self
+                    .arena
+                    .mk(EKind::Addr(Sym::Global(n)), &Type::pointer_to(ty));
+                let p = self.arena.pt(addr);
+                set.union_with(&p);
+            }
+            for (class, field) in &m.fields {
+                let c = self.arena.names.class(class);
+                let f = self.arena.names.name(field);
+                set.insert(Region::Field(c, f));
+            }
+            for class in &m.mems {
+                let c = self.arena.names.class(class);
+                set.insert(Region::Mem(c));
+            }
+            Some(set)
+        };
+        self.caches.mod_regions.insert(g, r.clone());
+        r
+    }
+
+    /// Whether a call can matter to fact `d` beyond growing S: a fact expression reads what
+    /// the callee may write (`w`), the destination is read by the fact, or an argument is
+    /// (part of) a hit expression.
+    fn call_relevant(&mut self, d: &Fact, w: &RegionSet, dest: Option<E>, args: &[E]) -> bool {
+        let exprs: Vec<E> = d
+            .hits
+            .iter()
+            .chain(d.misses.iter())
+            .copied()
+            .chain(d.constraints.iter().map(|c| c.e))
+            .chain(d.relations.iter().flat_map(|r| [r.l, r.r]))
+            .collect();
+        if exprs.iter().any(|e| !self.disjoint(*e, w)) {
+            return true;
+        }
+        if let Some(de) = dest {
+            let dw = self.arena.pt(de);
+            if exprs.iter().any(|e| !self.disjoint(*e, &dw)) {
+                return true;
+            }
+        }
+        self.arg_holds_hit(d, args)
+    }
+
+    fn arg_holds_hit(&self, d: &Fact, args: &[E]) -> bool {
+        args.iter().any(|a| {
+            d.is_hit(*a)
+                || d.hits
+                    .iter()
+                    .any(|h| self.arena.contains(*h, *a) || self.arena.contains(*a, *h))
+        })
+    }
+
+    /// A call applied through what the callee may write (`w`): S grows by its pointer-holding
+    /// MOD regions, facts reading them are dropped, the destination gets an unknown value.
+    /// `None`: the callee writes no memory that existed before the call, so only the
+    /// destination changes.
+    fn summarise_call(&mut self, d: &Fact, w: Option<&RegionSet>, dest: Option<E>) -> Option<Fact> {
+        let mut cur = match w {
+            Some(w) => self.havoc(d, w),
+            None => d.clone(),
+        };
+        if let Some(de) = dest {
+            let u = self.arena.mk(EKind::Unknown, &Type::Unknown);
+            cur = self.assign(&cur, de, u)?;
+        }
+        cur.normalize();
+        Some(cur)
+    }
+
+    /// A call to a function without a body (library or unknown). `dest` is written unless
+    /// `skip_dest` (the probe of that very write).
+    pub(super) fn bodyless_call(
+        &mut self,
+        d: &Fact,
+        name: Option<&str>,
+        dest: Option<E>,
+        args: &[E],
+        skip_dest: bool,
+    ) -> Result<Fact, String> {
+        if let Some(n) = name
+            && is_noreturn(n)
+        {
+            return Err(format!("`{n}` does not return"));
+        }
+        let known = name.and_then(known_function);
+        let mut cur = d.clone();
+        let value = match known {
+            Some(k) => {
+                if k.writes_first_argument
+                    && let Some(&a0) = args.first()
+                    && self.arena.ty(a0).pointee().is_some()
+                {
+                    let w = self.arena.pt(a0);
+                    cur = self.havoc(&cur, &w);
+                }
+                match k.returns {
+                    Returns::Number => self.arena.mk(EKind::Num, &Type::Int),
+                    Returns::FirstArgument => match args.first() {
+                        Some(&a0) => a0,
+                        None => self.arena.mk(EKind::Unknown, &Type::Unknown),
+                    },
+                    Returns::StaticMemory => {
+                        let s = self.arena.string("<library static memory>");
+                        self.arena.mk(
+                            EKind::Addr(Sym::Global(s)),
+                            &Type::pointer_to(Type::Unknown),
+                        )
+                    }
+                }
+            }
+            None => {
+                let callee = name.unwrap_or("a function pointer");
+                if self.cfg.unknown_calls_escape {
+                    for &arg in args {
+                        if !crate::probe::expr::is_pointerish(self.arena.ty(arg)) {
+                            continue;
+                        }
+                        if cur.hits.iter().any(|h| self.arena.contains(*h, arg)) {
+                            return Err(format!(
+                                "it is passed to `{callee}`, which has no body here: it escapes"
+                            ));
+                        }
+                        if !miss(&mut self.arena, &cur, arg) {
+                            cur.misses.push(arg);
+                        }
+                    }
+                }
+                let mut w = RegionSet::empty();
+                for &arg in args {
+                    if self.arena.ty(arg).pointee().is_some() {
+                        let p = self.arena.pt(arg);
+                        w.union_with(&p);
+                    }
+                }
+                // With `unknown-calls-escape = false` the user vouches for unknown callees:
+                // they may write anything, but that alone does not make a leak unsure.
+                let vouched = !self.cfg.unknown_calls_escape && !w.all_memory;
+                if !self.cfg.unknown_calls_escape {
+                    w = RegionSet::all_memory();
+                }
+                cur.normalize();
+                let was = cur.tainted;
+                cur = self.havoc(&cur, &w);
+                if vouched {
+                    cur.tainted = was;
+                }
+                self.arena.mk(EKind::Unknown, &Type::Unknown)
+            }
+        };
+        cur.normalize();
+        if let Some(dest) = dest
+            && !skip_dest
+        {
+            return match self.assign(&cur, dest, value) {
+                Some(f) => Ok(f),
+                None => Err("the call's result contradicts it".into()),
+            };
+        }
+        match self.finish_fact(cur) {
+            Some(f) => Ok(f),
+            None => Err("contradiction at the call".into()),
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! Disjointness (`e # w` of Figure 2) and the §4.8 questions built on it: writes into fresh
+//! blocks (`apart_from_fresh`), locations outside a region's tags (`outside_tags`), pointer
+//! values known to differ (`distinct_values`) and addresses a write leaves unchanged
+//! (`unchanged_by`).
+
+use super::Engine;
+use crate::ir::NodeId;
+use crate::probe::FuncId;
+use crate::probe::expr::{Arena, E, EKind, Sym};
+use crate::probe::state::{Fact, PtrRel, miss};
+use crate::regions::RegionSet;
+use smallvec::SmallVec;
+
+impl<'p> Engine<'p> {
+    /// `e # w`: no memory read of `e` is in `w` (or, writing a fresh block, none reads it).
+    pub(super) fn disjoint(&mut self, e: E, w: &RegionSet) -> bool {
+        if !self.arena.reads(e).intersects(w) {
+            return true;
+        }
+        let Some(n) = self.cursor.fresh_base else {
+            return false;
+        };
+        let mut mems: SmallVec<[E; 8]> = SmallVec::new();
+        self.arena.mems(e, &mut mems);
+        mems.into_iter().all(|m| match *self.arena.kind(m) {
+            EKind::Deref(x) => !self.arena.pt(x).intersects(w) || self.apart_from_fresh(x, n),
+            _ => true,
+        })
+    }
+
+    /// Whether the location at address `x` is outside the fresh block of local `n`: its
+    /// block pointer is a variable's address, or a value read from any location but `n`
+    /// (no other location holds a pointer into that block).
+    fn apart_from_fresh(&self, x: E, n: Sym) -> bool {
+        let mut z = x;
+        loop {
+            match *self.arena.kind(z) {
+                EKind::Field(b, _) => z = b,
+                EKind::Bin(crate::ir::BinOp::Add | crate::ir::BinOp::Sub, l, _)
+                    if self.arena.ty(l).is_pointer_like() =>
+                {
+                    z = l
+                }
+                _ => break,
+            }
+        }
+        match *self.arena.kind(z) {
+            EKind::Addr(_) | EKind::Int(_) | EKind::Num => true,
+            // A value read from anywhere but `n` itself: no other location holds a pointer
+            // into the block.
+            EKind::Deref(a) => {
+                !matches!(*self.arena.kind(a), EKind::Addr(s) if s == n) && !self.has_unknown(a)
+            }
+            EKind::Bin(..) | EKind::Field(..) | EKind::Unknown => false,
+        }
+    }
+
+    /// The local whose fresh block statement `node` of `func` writes, if any.
+    pub(super) fn fresh_write(&mut self, func: FuncId, node: NodeId) -> Option<Sym> {
+        let prog = self.prog;
+        let fw = self
+            .caches
+            .fresh_writes
+            .entry(func)
+            .or_insert_with(|| prog.fresh_writes(func));
+        fw.get(&node).map(|l| Sym::Local(func, *l))
+    }
+
+    /// `Miss(e, d)`, or `e` is a location of tagged regions that is none of their tag
+    /// locations (a tagged region holds references only at its tags).
+    pub(super) fn misses(&mut self, d: &Fact, e: E) -> bool {
+        miss(&mut self.arena, d, e) || self.outside_tags(d, e)
+    }
+
+    /// Whether location `e` is in tagged regions of S only, and differs from each of their
+    /// tag locations: then it holds no reference to the cell.
+    pub(super) fn outside_tags(&mut self, d: &Fact, e: E) -> bool {
+        if d.tags.is_empty() || d.regions.all_memory {
+            return false;
+        }
+        let EKind::Deref(x) = *self.arena.kind(e) else {
+            return false;
+        };
+        let p = self.arena.pt(x);
+        if p.all_memory {
+            return false;
+        }
+        for r in p.iter() {
+            if !d.regions.contains(r) {
+                continue;
+            }
+            let tags: SmallVec<[E; 4]> = d.tags_of(r).iter().map(|(_, y)| *y).collect();
+            if tags.is_empty() {
+                return false;
+            }
+            for y in tags {
+                let Some(ya) = self.addr_of(y) else {
+                    return false;
+                };
+                if !self.distinct_addrs(d, x, ya) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether addresses `x` and `y` are different locations: the same field of two blocks
+    /// whose pointers differ.
+    fn distinct_addrs(&mut self, d: &Fact, x: E, y: E) -> bool {
+        match (*self.arena.kind(x), *self.arena.kind(y)) {
+            (EKind::Field(p, f), EKind::Field(q, g)) if f == g && p != q => {
+                self.distinct_values(d, p, q)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether pointer values `p` and `q` differ: one is the fresh block being written and
+    /// the other cannot point into it, or one references the cell and the other does not.
+    pub(super) fn distinct_values(&mut self, d: &Fact, p: E, q: E) -> bool {
+        if let Some(n) = self.cursor.fresh_base {
+            let is_n = |a: &Arena, v: E| matches!(*a.kind(v), EKind::Deref(b) if matches!(*a.kind(b), EKind::Addr(s) if s == n));
+            if (is_n(&self.arena, p) && self.apart_from_fresh(q, n))
+                || (is_n(&self.arena, q) && self.apart_from_fresh(p, n))
+            {
+                return true;
+            }
+        }
+        d.relations.contains(&PtrRel::new(p, q, false))
+            || (d.is_hit(p) && miss(&mut self.arena, d, q))
+            || (d.is_hit(q) && miss(&mut self.arena, d, p))
+            || self.frames_apart(p, q)
+    }
+
+    /// Whether location `e` of the fact is known not to be the written location `*e0`,
+    /// though the regions overlap: neither address changes, and they differ.
+    pub(super) fn apart_from_target(&mut self, d: &Fact, e: E, e0: E, w: &RegionSet) -> bool {
+        let EKind::Deref(x) = *self.arena.kind(e) else {
+            return false;
+        };
+        self.unchanged_by(x, w, e0) && self.unchanged_by(e0, w, e0) && self.distinct_addrs(d, x, e0)
+    }
+
+    /// Whether address `e` keeps its value across a write to location `*e0` in `w`: each
+    /// memory read in it is outside `w`, or at an address that keeps its value and is another
+    /// location than `*e0` by facts that hold before and after the write (the footprint and
+    /// the chain, see `frames_apart`).
+    pub(super) fn unchanged_by(&mut self, e: E, w: &RegionSet, e0: E) -> bool {
+        if self.disjoint(e, w) {
+            return true;
+        }
+        match *self.arena.kind(e) {
+            EKind::Deref(a) => {
+                a != e0
+                    && self.unchanged_by(a, w, e0)
+                    && match (*self.arena.kind(a), *self.arena.kind(e0)) {
+                        (EKind::Field(p, f), EKind::Field(q, g)) => {
+                            f == g && self.frames_apart(p, q)
+                        }
+                        _ => false,
+                    }
+            }
+            EKind::Field(b, _) => self.unchanged_by(b, w, e0),
+            EKind::Bin(_, l, r) => self.unchanged_by(l, w, e0) && self.unchanged_by(r, w, e0),
+            EKind::Int(_) | EKind::Num | EKind::Addr(_) => true,
+            EKind::Unknown => false,
+        }
+    }
+
+    /// `E[*e0] # w`: every memory read of `e` other than the occurrences of `target` itself is
+    /// disjoint from `w` (reads inside `target`'s address are checked too).
+    pub(super) fn context_disjoint(&mut self, e: E, target: E, w: &RegionSet) -> bool {
+        let mut mems: SmallVec<[E; 8]> = SmallVec::new();
+        self.arena.mems(e, &mut mems);
+        let e0 = self.addr_of(target);
+        mems.into_iter().all(|m| {
+            if m == target {
+                return true;
+            }
+            match *self.arena.kind(m) {
+                EKind::Deref(x) => {
+                    !self.arena.pt(x).intersects(w)
+                        || self
+                            .cursor
+                            .fresh_base
+                            .is_some_and(|n| self.apart_from_fresh(x, n))
+                        || e0.is_some_and(|e0| self.unchanged_by(m, w, e0))
+                }
+                _ => true,
+            }
+        })
+    }
+}

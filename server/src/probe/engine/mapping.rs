@@ -1,0 +1,483 @@
+//! Map and Unmap (§4.4, Figures 4–5): a fact moves into a callee's exit under a context
+//! (caller locals renamed to frozen symbols one frame up instead of the paper's Remove Info,
+//! parameters bound to frame-stable arguments) and back out of its entry to each registered
+//! call site (`formal ← shadow`, `scope(formal)`, `shadow ← actual`).
+
+use super::frames::ChainLink;
+use super::frames::Frames;
+use super::worklist::Prov;
+use super::{Ctx, Engine, SlotId};
+use crate::ir::{LocalId, NodeId, StmtKind, Type};
+use crate::probe::FuncId;
+use crate::probe::expr::{ANCESTOR, E, EKind, MAX_FROZEN_DEPTH, Sym};
+use crate::probe::state::{Constraint, Fact, PtrRel, infeasible};
+use crate::regions::{Region, RegionSet, VarRoot};
+use rustc_hash::FxHashMap;
+use rustc_hash::FxHashSet;
+use smallvec::SmallVec;
+
+/// A callee context is found by what defines it: the callee, the mapped fact (without its
+/// region set for a compressed context), whether it is a feasibility witness, the bound
+/// parameters, and whether it continues a chain of pure-descent self-calls (see
+/// `chain_link`).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(super) struct ContextKey {
+    callee: FuncId,
+    fact: Fact,
+    witness: bool,
+    bindings: Vec<(LocalId, E)>,
+    chain: bool,
+}
+
+/// The parameters of a callee context bound to frame-stable arguments of its call: inside the
+/// call, a read of the parameter is a read of the argument.
+pub(super) struct Bindings {
+    callee: FuncId,
+    params: Vec<(LocalId, E)>,
+}
+
+/// The callee contexts of Figure 8 and what is known about each.
+pub(super) struct Contexts {
+    /// Each context, found by what defines it.
+    pub(super) keys: FxHashMap<ContextKey, Ctx>,
+    /// The call sites that mapped a fact into each callee context.
+    pub(super) registrations: FxHashMap<(FuncId, Ctx), Vec<Registration>>,
+    /// The reverse summaries: the entry slots reached in each callee context.
+    pub(super) summaries: FxHashMap<(FuncId, Ctx), Vec<SlotId>>,
+    /// The number the next new context gets.
+    pub(super) next: Ctx,
+    /// How many calls deep each context is (`Ctx::BASE` is 0).
+    pub(super) depth: FxHashMap<Ctx, u32>,
+    /// Per callee context: the callee and its parameters bound to frame-stable arguments.
+    pub(super) bindings: FxHashMap<Ctx, Bindings>,
+    /// Expressions with the bindings of a context applied.
+    pub(super) bound_cache: FxHashMap<(Ctx, E), E>,
+    /// Contexts on a chain of pure-descent self-calls that starts at a frame of the base
+    /// context: the function and its descent parameter.
+    pub(super) chains: FxHashMap<Ctx, ChainLink>,
+}
+
+impl Contexts {
+    pub(super) fn new() -> Contexts {
+        Contexts {
+            keys: FxHashMap::default(),
+            registrations: FxHashMap::default(),
+            summaries: FxHashMap::default(),
+            next: Ctx(1),
+            depth: FxHashMap::default(),
+            bindings: FxHashMap::default(),
+            bound_cache: FxHashMap::default(),
+            chains: FxHashMap::default(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Registration {
+    pub(super) func: FuncId,
+    pub(super) node: NodeId,
+    pub(super) ctx: Ctx,
+    pub(super) caller_slot: Option<SlotId>,
+    /// The caller frame the callee's `ANCESTOR` frame stands for, when the map named it so
+    /// (`None`: the caller's own `ANCESTOR`, if any).
+    pub(super) ancestor: Option<u8>,
+}
+
+impl<'p> Engine<'p> {
+    /// Parameters `g` never assigns and whose address it never takes: inside a call they keep
+    /// the caller's argument.
+    fn stable_params(&mut self, g: FuncId) -> Vec<LocalId> {
+        if let Some(v) = self.caches.stable_params.get(&g) {
+            return v.clone();
+        }
+        let b = self.body(g);
+        let mut written: FxHashSet<LocalId> = FxHashSet::default();
+        let root_local = |e| crate::probe::sites::written_local(&b, e);
+        for id in b.node_ids() {
+            match &b.node(id).stmt.kind {
+                StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => {
+                    written.extend(root_local(*addr));
+                }
+                StmtKind::Call { dest: Some(d), .. } => written.extend(root_local(*d)),
+                StmtKind::Opaque { .. } => return self.remember_stable(g, vec![]),
+                _ => {}
+            }
+        }
+        let v: Vec<LocalId> = b
+            .params
+            .iter()
+            .copied()
+            .filter(|p| {
+                let l = b.local(*p);
+                !written.contains(p) && !l.address_taken && l.ty.is_pointer()
+            })
+            .collect();
+        self.remember_stable(g, v)
+    }
+
+    fn remember_stable(&mut self, g: FuncId, v: Vec<LocalId>) -> Vec<LocalId> {
+        self.caches.stable_params.insert(g, v.clone());
+        v
+    }
+
+    /// Expression `x` of `f` with the parameter bindings of context `ctx` applied.
+    pub(super) fn bind(&mut self, f: FuncId, ctx: Ctx, x: E) -> E {
+        match self.contexts.bindings.get(&ctx) {
+            Some(b) if b.callee == f && !b.params.is_empty() => {
+                if let Some(&y) = self.contexts.bound_cache.get(&(ctx, x)) {
+                    return y;
+                }
+                let binds = b.params.clone();
+                let mut y = x;
+                for (p, actual) in binds {
+                    let pv = self.local_addr(f, p);
+                    let pv = self.arena.deref(pv);
+                    if self.arena.contains(y, pv) {
+                        y = self.arena.substitute(y, pv, actual);
+                    }
+                }
+                self.contexts.bound_cache.insert((ctx, x), y);
+                y
+            }
+            _ => x,
+        }
+    }
+
+    /// An expression whose value cannot change while a callee runs: numbers, addresses, and
+    /// reads of frozen (caller-frame) variables whose address is not taken.
+    fn frame_stable(&mut self, e: E) -> bool {
+        match *self.arena.kind(e) {
+            EKind::Int(_) | EKind::Num => true,
+            EKind::Addr(Sym::Frozen(..))
+            | EKind::Addr(Sym::Global(_))
+            | EKind::Addr(Sym::Function(_)) => true,
+            EKind::Addr(_) => false,
+            EKind::Deref(x) => {
+                matches!(self.arena.kind(x), EKind::Addr(Sym::Frozen(..))) && {
+                    let p = self.arena.pt(x);
+                    !p.all_memory && p.iter().all(|r| r.is_var())
+                }
+            }
+            EKind::Field(b, _) => matches!(self.arena.kind(b), EKind::Addr(Sym::Frozen(..))),
+            EKind::Bin(_, l, r) => self.frame_stable(l) && self.frame_stable(r),
+            EKind::Unknown => false,
+        }
+    }
+
+    /// Rename every symbol of a fact; expressions (and constraints) whose rename is `None`
+    /// are dropped, which only loses information.
+    pub(super) fn rename_fact(&mut self, d: &Fact, f: &dyn Fn(Sym) -> Option<Sym>) -> Fact {
+        let mut out = Fact {
+            regions: RegionSet::empty(),
+            hits: SmallVec::new(),
+            misses: SmallVec::new(),
+            constraints: SmallVec::new(),
+            tags: SmallVec::new(),
+            relations: SmallVec::new(),
+            tainted: d.tainted,
+            assumed: d.assumed,
+        };
+        for r in &d.relations {
+            if let (Some(l), Some(x)) = (self.arena.rename(r.l, f), self.arena.rename(r.r, f)) {
+                out.relations.push(PtrRel::new(l, x, r.eq));
+            }
+        }
+        for &e in &d.hits {
+            if let Some(x) = self.arena.rename(e, f) {
+                out.hits.push(x);
+            }
+        }
+        for &e in &d.misses {
+            if let Some(x) = self.arena.rename(e, f) {
+                out.misses.push(x);
+            }
+        }
+        for c in &d.constraints {
+            if let Some(x) = self.arena.rename(c.e, f) {
+                out.constraints.push(Constraint { e: x, ..*c });
+            }
+        }
+        out.regions.all_memory = d.regions.all_memory;
+        for r in d.regions.iter() {
+            if let Some(r2) = self.rename_region(r, f) {
+                out.regions.insert(r2);
+            }
+        }
+        // A tag whose location cannot be renamed leaves its region ⊤.
+        let mut top: SmallVec<[Region; 2]> = SmallVec::new();
+        for &(r, x) in &d.tags {
+            let Some(r2) = self.rename_region(r, f) else {
+                continue;
+            };
+            match self.arena.rename(x, f) {
+                Some(x2) => out.tags.push((r2, x2)),
+                None => top.push(r2),
+            }
+        }
+        out.tags.retain(|(r, _)| !top.contains(r));
+        out.normalize();
+        out
+    }
+
+    /// A variable's region follows its variable's rename (`None`: the variable is gone).
+    fn rename_region(&mut self, r: Region, f: &dyn Fn(Sym) -> Option<Sym>) -> Option<Region> {
+        let Region::Var(i) = r else {
+            return Some(r);
+        };
+        let path = self.arena.names.var_path(i).clone();
+        let sym = match path.root {
+            VarRoot::Local(func, l) => Some(Sym::Local(func, l)),
+            VarRoot::Frozen(depth, func, l) => Some(Sym::Frozen(depth, func, l)),
+            _ => None,
+        };
+        let root = match sym.map(f) {
+            None => path.root.clone(),
+            Some(Some(Sym::Local(func, l))) => VarRoot::Local(func, l),
+            Some(Some(Sym::Frozen(depth, func, l))) => VarRoot::Frozen(depth, func, l),
+            Some(None) | Some(Some(_)) => return None,
+        };
+        Some(self.arena.names.var(crate::regions::VarPath {
+            root,
+            fields: path.fields.clone(),
+        }))
+    }
+
+    /// Move a fact (already past M2/M3) into callee `g`'s exit. Instead of removing the
+    /// caller's locals (the paper's Remove Info), rename them to frozen symbols one frame up:
+    /// the callee cannot assign them, so everything known about them survives the call.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn enter_callee(
+        &mut self,
+        caller: FuncId,
+        call_node: NodeId,
+        caller_ctx: Ctx,
+        d: Fact,
+        g: FuncId,
+        caller_slot: Option<SlotId>,
+        probe_start: bool,
+        frames: Frames,
+    ) -> bool {
+        let gb = self.body(g);
+        let ret = gb.ret;
+        let shift_in = move |s: Sym| -> Option<Sym> {
+            match s {
+                Sym::Local(f, l) if f == caller => Some(Sym::Frozen(1, f, l)),
+                // The callee's `ret` of a recursive call (see `at_call`).
+                Sym::Frozen(0, f, l) if f == g && Some(l) == ret => Some(Sym::Local(f, l)),
+                Sym::Frozen(ANCESTOR, ..) => Some(s),
+                Sym::Frozen(depth, f, l) => {
+                    (depth < MAX_FROZEN_DEPTH).then_some(Sym::Frozen(depth + 1, f, l))
+                }
+                Sym::Shadow(_) => None,
+                other => Some(other),
+            }
+        };
+        let mut mapped = self.rename_fact(&d, &shift_in);
+        mapped.normalize();
+        // Parameters the callee never assigns keep the caller's (frame-stable) argument.
+        let mut binds: Vec<(LocalId, E)> = Vec::new();
+        let stable = self.stable_params(g);
+        if !stable.is_empty() {
+            let cb = self.body(caller);
+            if let StmtKind::Call { args, .. } = &cb.node(call_node).stmt.kind {
+                let args = args.clone();
+                let owned = self.owned_by_caller(caller, call_node, caller_ctx, g, &shift_in);
+                for p in stable {
+                    let Some(i) = gb.params.iter().position(|x| *x == p) else {
+                        continue;
+                    };
+                    let Some(a) = args.get(i) else { continue };
+                    let actual = self.tr_in(caller, caller_ctx, *a);
+                    if let Some(shifted) = self.arena.rename(actual, &shift_in)
+                        && (self.frame_stable(shifted)
+                            || owned.is_some_and(|o| self.field_of(shifted, o)))
+                    {
+                        binds.push((p, shifted));
+                    }
+                }
+            }
+        }
+        let mut ancestor = None;
+        let compress = frames != Frames::Exact;
+        if compress {
+            (mapped, binds, ancestor) = self.compress_frames(&mapped, binds);
+        }
+        let link = self.chain_link(caller, call_node, caller_ctx, g);
+        // A compressed context is found by its fact without the region set: a deeper call
+        // that reaches it with more regions joins them into its exit fact (a weaker fact,
+        // whose entry facts reach every caller registered so far).
+        let mut key_fact = mapped.clone();
+        if compress {
+            key_fact.regions = RegionSet::empty();
+        }
+        let key = ContextKey {
+            callee: g,
+            fact: key_fact,
+            witness: self.cursor.witness.is_some(),
+            bindings: binds.clone(),
+            chain: link.is_some(),
+        };
+        let ctx = match self.contexts.keys.get(&key) {
+            Some(c) => *c,
+            None if frames == Frames::CompressReuse => return false,
+            None => {
+                let c = self.contexts.next;
+                self.contexts.next = Ctx(c.0 + 1);
+                self.contexts.keys.insert(key, c);
+                let depth = self.contexts.depth.get(&caller_ctx).copied().unwrap_or(0) + 1;
+                self.contexts.depth.insert(c, depth);
+                if !binds.is_empty() {
+                    self.contexts.bindings.insert(
+                        c,
+                        Bindings {
+                            callee: g,
+                            params: binds,
+                        },
+                    );
+                }
+                if let Some(l) = link {
+                    self.contexts.chains.insert(c, l);
+                }
+                c
+            }
+        };
+        let reg = Registration {
+            func: caller,
+            node: call_node,
+            ctx: caller_ctx,
+            caller_slot,
+            ancestor,
+        };
+        self.contexts
+            .registrations
+            .entry((g, ctx))
+            .or_default()
+            .push(reg.clone());
+        let prov = if probe_start {
+            Prov::StartInCallee
+        } else {
+            Prov::Map(caller_slot.unwrap_or(0))
+        };
+        let exit = gb.exit;
+        self.insert(g, exit, ctx, mapped, prov);
+        // A summary already computed for this context answers right away.
+        if let Some(entries) = self.contexts.summaries.get(&(g, ctx)).cloned() {
+            for entry in entries {
+                let f = self.worklist.slots[entry as usize].fact.clone();
+                self.unmap_to(&f, g, entry, &reg);
+            }
+        }
+        true
+    }
+
+    /// Unmap (Figure 5) a callee-entry fact to one registered call site and continue there.
+    pub(super) fn unmap_to(&mut self, d: &Fact, g: FuncId, entry_slot: SlotId, reg: &Registration) {
+        let saved_ctx = self.cursor.ctx;
+        let g_ctx = self.worklist.slots[entry_slot as usize].ctx;
+        let r = self.unmap(
+            d,
+            g,
+            g_ctx,
+            reg.func,
+            reg.node,
+            Some((reg.ctx, reg.ancestor)),
+        );
+        self.cursor.ctx = saved_ctx;
+        let Some(mut f) = r else {
+            let why = format!(
+                "contradiction on return to the call of `{}`",
+                self.prog.function_name(g)
+            );
+            self.refute(reg.func, reg.node, why);
+            return;
+        };
+        f.normalize();
+        let prov = Prov::Unmap {
+            entry: entry_slot,
+            call_node: reg.node,
+            caller: reg.caller_slot,
+        };
+        self.insert_preds(reg.func, reg.node, reg.ctx, f, prov);
+    }
+
+    /// formal ← shadow; scope(formals); (frozen caller locals back to locals); shadow ← actual.
+    /// `back`: the fact leaves callee context `g_ctx` for caller context `.0`, and the frozen
+    /// frames move back (`.1`: the caller frame `ANCESTOR` stands for, see `Registration`);
+    /// `None` at the entry of a base frame, whose caller has no frozen frames.
+    pub(super) fn unmap(
+        &mut self,
+        d: &Fact,
+        g: FuncId,
+        g_ctx: Ctx,
+        caller: FuncId,
+        call_node: NodeId,
+        back: Option<(Ctx, Option<u8>)>,
+    ) -> Option<Fact> {
+        self.cursor.ctx = g_ctx;
+        let gb = self.body(g);
+        let cb = self.body(caller);
+        let args = match &cb.node(call_node).stmt.kind {
+            StmtKind::Call { args, .. } => args.clone(),
+            _ => return Some(d.clone()),
+        };
+        let mut cur = d.clone();
+        let params = gb.params.clone();
+        let mut shadows = Vec::new();
+        for (i, p) in params.iter().enumerate() {
+            let ty = gb.local(*p).ty.clone();
+            let sh = self.arena.mk(
+                EKind::Addr(Sym::Shadow(i as u32)),
+                &Type::pointer_to(ty.clone()),
+            );
+            shadows.push(sh);
+        }
+        // In execution order each shadow dies right after `formal ← shadow`: its region may
+        // hold the pointer there (nullification, backward).
+        for sh in &shadows {
+            let w = self.arena.pt(*sh);
+            let loc = self.arena.deref(*sh);
+            self.grow_s(&mut cur, &w, Some(loc));
+        }
+        for (i, p) in params.iter().enumerate() {
+            let sh = shadows[i];
+            let pa = self.local_addr(g, *p);
+            let sv = self.arena.deref(sh);
+            cur = self.assign(&cur, pa, sv)?;
+        }
+        cur = self.scope_begin(&cur, g, &params)?;
+        if let Some((caller_ctx, ancestor)) = back {
+            self.cursor.ctx = caller_ctx;
+            let out = |s: Sym| -> Option<Sym> {
+                match s {
+                    Sym::Frozen(ANCESTOR, f, l) => match ancestor {
+                        Some(depth) => Some(Sym::Frozen(depth, f, l)),
+                        None => Some(s),
+                    },
+                    Sym::Frozen(1, f, l) => Some(Sym::Local(f, l)),
+                    Sym::Frozen(depth, f, l) => Some(Sym::Frozen(depth - 1, f, l)),
+                    other => Some(other),
+                }
+            };
+            cur = self.rename_fact(&cur, &out);
+            if infeasible(&mut self.arena, &cur) {
+                return None;
+            }
+        }
+        for (i, sh) in shadows.iter().enumerate() {
+            let actual = match args.get(i) {
+                Some(a) => self.tr(caller, *a),
+                None => self.arena.mk(EKind::Unknown, &Type::Unknown),
+            };
+            cur = self.assign(&cur, *sh, actual)?;
+        }
+        // Extra (variadic) arguments: the callee may keep them.
+        for a in args.iter().skip(params.len()) {
+            let ae = self.tr(caller, *a);
+            if cur.hits.iter().any(|h| self.arena.contains(*h, ae)) {
+                return None;
+            }
+        }
+        cur.normalize();
+        self.finish_fact(cur)
+    }
+}

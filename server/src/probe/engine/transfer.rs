@@ -1,0 +1,514 @@
+//! The transfer functions of §4.3, applied backwards to one fact: assignment (Figure 3,
+//! FILTER1–4 and SUBST1–2, with the §4.8 tags, relations and case splits), allocation,
+//! `free`, `cond`, `scope` (block begin), nullification (scope end) and havoc (writes to
+//! unknown places).
+
+use super::Engine;
+use crate::ir::{CmpOp, LocalId, LocalKind, Type};
+use crate::probe::FuncId;
+use crate::probe::expr::{E, EKind, Sym};
+use crate::probe::state::{
+    Constraint, Fact, MAX_RELS, PtrRel, Rel, apply_tags, cleanup, infeasible, miss,
+};
+use crate::regions::{Region, RegionSet, VarRoot};
+use rustc_hash::FxHashSet;
+use smallvec::SmallVec;
+
+pub(super) enum AllocResult {
+    Contradiction,
+    /// The allocation may have made the cell. `evidence`: its destination is itself a hit
+    /// expression (the reference was tracked all the way); without it the fact had lost
+    /// track of the reference and the allocation is only a candidate.
+    Validated {
+        evidence: bool,
+    },
+    Continue(Box<Fact>),
+}
+
+impl<'p> Engine<'p> {
+    /// `*e0 ← e1` (Figure 3). `None` is ⊥ (a contradiction).
+    pub(super) fn assign(&mut self, d: &Fact, e0: E, e1: E) -> Option<Fact> {
+        let w = self.arena.pt(e0);
+        let target = self.arena.deref(e0);
+        // The pre-state: S, its tags and the taint first (`grow_s` sets the taint when the
+        // write may land anywhere); H, M and the constraints are derived below.
+        let mut f = Fact {
+            regions: d.regions.clone(),
+            hits: SmallVec::new(),
+            misses: SmallVec::new(),
+            constraints: SmallVec::new(),
+            tags: self.tags_past_write(&d.tags, &w, Some((target, e1))),
+            relations: SmallVec::new(),
+            tainted: d.tainted,
+            assumed: d.assumed,
+        };
+        f.normalize_tags();
+        self.grow_s(&mut f, &w, Some(target));
+        let e1_disjoint = self.disjoint(e1, &w);
+        let e1_misses = self.misses(d, e1);
+        let e1_hits = d.is_hit(e1);
+        let e0_disjoint = self.disjoint(e0, &w);
+        let mut h2: Vec<E> = Vec::new();
+        let mut m2: Vec<E> = Vec::new();
+        for (sign_hit, list) in [(true, d.hits.clone()), (false, d.misses.clone())] {
+            for e in list {
+                let out = if sign_hit { &mut h2 } else { &mut m2 };
+                // FILTER1 (or known to be another location than the written one)
+                if self.disjoint(e, &w) || self.apart_from_target(d, e, e0, &w) {
+                    out.push(e);
+                } else if let EKind::Deref(x) = *self.arena.kind(e) {
+                    let x_disjoint = self.unchanged_by(x, &w, e0);
+                    // FILTER4: the right-hand side keeps its value if it is overwritten by it.
+                    if e == e1 && x_disjoint {
+                        out.push(e);
+                    } else if x_disjoint && e1_disjoint {
+                        // FILTER2 / FILTER3: the written value's status differs from e's, so e
+                        // is not the written location.
+                        if (sign_hit && e1_misses) || (!sign_hit && e1_hits) {
+                            out.push(e);
+                        }
+                    }
+                }
+                // SUBST1
+                if self.arena.contains(e, target) && self.context_disjoint(e, target, &w) {
+                    let s = self.arena.substitute(e, target, e1);
+                    let out = if sign_hit { &mut h2 } else { &mut m2 };
+                    out.push(s);
+                }
+            }
+        }
+        // SUBST2: the written location missed, so the written value misses.
+        if (e0_disjoint || self.unchanged_by(e0, &w, e0)) && self.misses(d, target) {
+            m2.push(e1);
+        }
+        // Constraints transform like miss expressions (FILTER1, FILTER4, SUBST1); a constraint
+        // whose expression becomes a constant is evaluated.
+        let mut c2: SmallVec<[Constraint; 2]> = SmallVec::new();
+        for c in d.constraints.clone() {
+            let Some(e2) = self.past_write(c.e, &w, target, e1) else {
+                continue;
+            };
+            match *self.arena.kind(e2) {
+                EKind::Int(v) => {
+                    if !c.rel.eval(v, c.k) {
+                        return None;
+                    }
+                }
+                EKind::Num | EKind::Unknown => {}
+                _ => c2.push(Constraint { e: e2, ..c }),
+            }
+        }
+        f.hits = h2.into_iter().collect();
+        f.misses = m2.into_iter().collect();
+        f.constraints = c2;
+        // Relations transform like constraints; one side becoming a number makes a constraint.
+        for r in d.relations.clone() {
+            let (Some(l), Some(rr)) = (
+                self.past_write(r.l, &w, target, e1),
+                self.past_write(r.r, &w, target, e1),
+            ) else {
+                continue;
+            };
+            if !self.add_rel(&mut f, l, rr, r.eq) {
+                return None;
+            }
+        }
+        f.normalize();
+        self.finish_fact(f)
+    }
+
+    /// `*e0 ← e1`, split when a hit location may or may not be the written one (see
+    /// `split_candidate`): one case writes that very location (`p == q`), the other leaves
+    /// it alone (`p != q`). Each case that is not contradicted is returned.
+    pub(super) fn assign_split(&mut self, d: &Fact, e0: E, e1: E) -> SmallVec<[Fact; 2]> {
+        let mut out = SmallVec::new();
+        match self.split_candidate(d, e0, e1) {
+            Some((x, p, q)) => {
+                for eq in [true, false] {
+                    let mut c = d.clone();
+                    c.relations.push(PtrRel::new(p, q, eq));
+                    c.assumed |= eq;
+                    c.normalize();
+                    let dest = if eq { x } else { e0 };
+                    out.extend(self.assign(&c, dest, e1));
+                }
+            }
+            None => out.extend(self.assign(d, e0, e1)),
+        }
+        out
+    }
+
+    /// A hit location in the written field of another block, which the write may or may not
+    /// reach: `(its address, its block pointer, the written block pointer)`. The assignment
+    /// is then split on whether the two block pointers are equal.
+    fn split_candidate(&mut self, d: &Fact, e0: E, e1: E) -> Option<(E, E, E)> {
+        if d.relations.len() >= MAX_RELS || d.hits.is_empty() {
+            return None;
+        }
+        let EKind::Field(q, f) = *self.arena.kind(e0) else {
+            return None;
+        };
+        if self.has_unknown(q) {
+            return None;
+        }
+        let w = self.arena.pt(e0);
+        if w.all_memory || !self.disjoint(e0, &w) {
+            return None;
+        }
+        // FILTER2 keeps every hit when the written value misses.
+        if self.disjoint(e1, &w) && self.misses(d, e1) {
+            return None;
+        }
+        let target = self.arena.deref(e0);
+        for e in d.hits.clone() {
+            if e == target {
+                continue;
+            }
+            let EKind::Deref(x) = *self.arena.kind(e) else {
+                continue;
+            };
+            let EKind::Field(p, g) = *self.arena.kind(x) else {
+                continue;
+            };
+            if g != f || p == q || self.has_unknown(p) {
+                continue;
+            }
+            if self.disjoint(e, &w) || !self.disjoint(x, &w) {
+                continue;
+            }
+            if self.distinct_values(d, p, q) || d.relations.contains(&PtrRel::new(p, q, true)) {
+                continue;
+            }
+            return Some((x, p, q));
+        }
+        None
+    }
+
+    /// `e` past the write `*e0 ← e1` to `w`, like a miss expression (FILTER1, FILTER4,
+    /// SUBST1); `None` when the write may change it.
+    fn past_write(&mut self, e: E, w: &RegionSet, target: E, e1: E) -> Option<E> {
+        if self.disjoint(e, w) {
+            return Some(e);
+        }
+        if e == e1
+            && let EKind::Deref(x) = *self.arena.kind(e)
+            && self.disjoint(x, w)
+        {
+            return Some(e);
+        }
+        if self.arena.contains(e, target) && self.context_disjoint(e, target, w) {
+            return Some(self.arena.substitute(e, target, e1));
+        }
+        None
+    }
+
+    /// A relation between `l` and `r` added to `f`: evaluated when both are numbers, a
+    /// constraint when one is, nothing when a value is unknown. `false`: it cannot hold.
+    fn add_rel(&mut self, f: &mut Fact, l: E, r: E, eq: bool) -> bool {
+        let rel = if eq { Rel::Eq } else { Rel::Ne };
+        match (*self.arena.kind(l), *self.arena.kind(r)) {
+            (EKind::Int(a), EKind::Int(b)) => return (a == b) == eq,
+            (EKind::Num | EKind::Unknown, _) | (_, EKind::Num | EKind::Unknown) => {}
+            (EKind::Int(k), _) => f.constraints.push(Constraint { e: r, rel, k }),
+            (_, EKind::Int(k)) => f.constraints.push(Constraint { e: l, rel, k }),
+            _ => f.relations.push(PtrRel::new(l, r, eq)),
+        }
+        true
+    }
+
+    /// The tags past a write to `w` (§4.8): a tag location whose address the write does not
+    /// change stays; for `*e0 ← e1` (`subst` is `(*e0, e1)`), one whose address reads `*e0`
+    /// is rewritten like SUBST1; any other makes its region ⊤.
+    fn tags_past_write(
+        &mut self,
+        t: &[(Region, E)],
+        w: &RegionSet,
+        subst: Option<(E, E)>,
+    ) -> SmallVec<[(Region, E); 2]> {
+        let mut kept: SmallVec<[(Region, E); 2]> = SmallVec::new();
+        let mut top: SmallVec<[Region; 2]> = SmallVec::new();
+        let e0 = subst.and_then(|(target, _)| self.addr_of(target));
+        for &(r, x) in t {
+            let Some(addr) = self.addr_of(x) else {
+                top.push(r);
+                continue;
+            };
+            if self.disjoint(addr, w) || e0.is_some_and(|e0| self.unchanged_by(addr, w, e0)) {
+                kept.push((r, x));
+                continue;
+            }
+            match subst {
+                Some((target, e1))
+                    if self.arena.contains(addr, target)
+                        && self.context_disjoint(addr, target, w) =>
+                {
+                    let a2 = self.arena.substitute(addr, target, e1);
+                    let x2 = self.arena.deref(a2);
+                    kept.push((r, x2));
+                }
+                _ => top.push(r),
+            }
+        }
+        kept.retain(|(r, _)| !top.contains(r));
+        kept
+    }
+
+    /// S grows by the regions of `w` that may hold a pointer: memory written at location
+    /// `loc` (the region is tagged with it, see [`Fact::add_written`]) or, with `None`, written
+    /// somewhere unknown (the region becomes ⊤).
+    pub(super) fn grow_s(&mut self, f: &mut Fact, w: &RegionSet, loc: Option<E>) {
+        for r in w.iter() {
+            if self.arena.may_hold_pointer(r) {
+                f.add_written(r, loc);
+            }
+        }
+        if w.all_memory {
+            // A write that may land anywhere (through a pointer of unknown type): past it,
+            // the facts no longer say where other references could be, so an allocation
+            // reached from here is not evidence of a leak.
+            f.regions.all_memory = true;
+            f.tainted = true;
+        }
+        f.normalize_tags();
+    }
+
+    pub(super) fn finish_fact(&mut self, mut f: Fact) -> Option<Fact> {
+        f.normalize();
+        apply_tags(&mut self.arena, &mut f);
+        if infeasible(&mut self.arena, &f) {
+            return None;
+        }
+        cleanup(&mut self.arena, &mut f);
+        if f.hits.iter().any(|e| self.has_unknown(*e)) {
+            f.tainted = true;
+        }
+        Some(f)
+    }
+
+    /// `*e0 ← alloc`.
+    pub(super) fn alloc(&mut self, d: &Fact, e0: E) -> AllocResult {
+        let w = self.arena.pt(e0);
+        let target = self.arena.deref(e0);
+        let unaliased_hit = d
+            .hits
+            .clone()
+            .into_iter()
+            .any(|e| match *self.arena.kind(e) {
+                EKind::Deref(x) => !self.arena.pt(x).intersects(&w),
+                _ => false,
+            });
+        let e0_disjoint = self.disjoint(e0, &w);
+        if unaliased_hit && d.is_hit(target) && e0_disjoint {
+            return AllocResult::Contradiction;
+        }
+        if unaliased_hit || (self.misses(d, target) && e0_disjoint) {
+            // Another block (or NULL) lands in `*e0`: like the paper's `*e0 ← 0` for hits and
+            // misses, but its value is unknown to the constraints.
+            let fresh = self.arena.mk(EKind::Num, &Type::Int);
+            return match self.assign(d, e0, fresh) {
+                Some(f) => AllocResult::Continue(Box::new(f)),
+                None => AllocResult::Contradiction,
+            };
+        }
+        AllocResult::Validated {
+            evidence: d.is_hit(target),
+        }
+    }
+
+    /// `free(e)`: the cell is not the freed block, and the references the block held die
+    /// with it. Backwards, the block's pointer fields are written with NULL (`*e.f ← 0`), so
+    /// before the free they may have referenced the cell. Through an untyped pointer
+    /// (`void *`, `char *`) the block's layout is unknown and its contents are assumed to hold
+    /// no reference (an unsound assumption listed in ARCHITECTURE.md).
+    pub(super) fn free(&mut self, d: &Fact, e: E) -> Option<Fact> {
+        if d.is_hit(e) {
+            return None;
+        }
+        let mut f = d.clone();
+        if !miss(&mut self.arena, d, e) {
+            f.misses.push(e);
+            f.normalize();
+        }
+        let pointee = self
+            .arena
+            .env()
+            .resolve(&self.arena.ty(e).pointee().cloned().unwrap_or_default());
+        if pointee.is_pointer() || pointee.is_aggregate() {
+            return self.nullify_typed(&f, e, &pointee, 0);
+        }
+        Some(f)
+    }
+
+    /// `cond(l op r)`.
+    pub(super) fn cond(&mut self, d: &Fact, l: E, op: CmpOp, r: E) -> Option<Fact> {
+        let mut f = d.clone();
+        match op {
+            CmpOp::Eq => {
+                if d.is_hit(l) {
+                    f.hits.push(r);
+                }
+                if d.is_hit(r) {
+                    f.hits.push(l);
+                }
+                if miss(&mut self.arena, d, l) {
+                    f.misses.push(r);
+                }
+                if miss(&mut self.arena, d, r) {
+                    f.misses.push(l);
+                }
+            }
+            CmpOp::Ne => {
+                if d.is_hit(l) {
+                    f.misses.push(r);
+                }
+                if d.is_hit(r) {
+                    f.misses.push(l);
+                }
+            }
+            _ => {}
+        }
+        let rel = Rel::from_cmp(op);
+        match (*self.arena.kind(l), *self.arena.kind(r)) {
+            (EKind::Int(a), EKind::Int(b)) if !rel.eval(a, b) => {
+                return None;
+            }
+            (_, EKind::Int(k)) if !matches!(self.arena.kind(l), EKind::Num | EKind::Unknown) => {
+                f.constraints.push(Constraint { e: l, rel, k })
+            }
+            (EKind::Int(k), _) if !matches!(self.arena.kind(r), EKind::Num | EKind::Unknown) => {
+                f.constraints.push(Constraint {
+                    e: r,
+                    rel: rel.flip(),
+                    k,
+                })
+            }
+            _ => {
+                if matches!(op, CmpOp::Eq | CmpOp::Ne)
+                    && l != r
+                    && f.relations.len() < MAX_RELS
+                    && crate::probe::expr::is_pointerish(self.arena.ty(l))
+                    && crate::probe::expr::is_pointerish(self.arena.ty(r))
+                    && !self.has_unknown(l)
+                    && !self.has_unknown(r)
+                {
+                    f.relations.push(PtrRel::new(l, r, op == CmpOp::Eq));
+                }
+            }
+        }
+        f.normalize();
+        self.finish_fact(f)
+    }
+
+    fn mentions_locals(&self, e: E, f: FuncId, locals: &FxHashSet<LocalId>) -> bool {
+        self.arena.mentions(
+            e,
+            &|s| matches!(s, Sym::Local(g, l) if g == f && locals.contains(&l)),
+        )
+    }
+
+    /// `scope(x)` for each local: a fresh variable cannot point to the cell (⊥ if it hits);
+    /// otherwise facts about it are forgotten.
+    pub(super) fn scope_begin(&mut self, d: &Fact, f: FuncId, locals: &[LocalId]) -> Option<Fact> {
+        let set: FxHashSet<LocalId> = locals.iter().copied().collect();
+        if d.hits.iter().any(|e| self.mentions_locals(*e, f, &set)) {
+            return None;
+        }
+        let mut out = d.clone();
+        out.misses.retain(|e| !self.mentions_locals(*e, f, &set));
+        out.constraints
+            .retain(|c| !self.mentions_locals(c.e, f, &set));
+        out.relations
+            .retain(|r| !self.mentions_locals(r.l, f, &set) && !self.mentions_locals(r.r, f, &set));
+        // A tag location read through a local whose scope begins names nothing before it.
+        for &(r, x) in &d.tags {
+            if self.mentions_locals(x, f, &set) {
+                out.untag(r);
+            }
+        }
+        let mut drop_regions = Vec::new();
+        for r in out.regions.iter() {
+            if let Region::Var(i) = r
+                && let VarRoot::Local(g, l) = &self.arena.names.var_path(i).root
+                && *g == f
+                && set.contains(l)
+            {
+                drop_regions.push(r);
+            }
+        }
+        // Variables' regions carry no tags (see `Fact::tags`): removing them leaves the tags as
+        // they are.
+        for r in drop_regions {
+            out.regions.remove(r);
+        }
+        Some(out)
+    }
+
+    /// A local's value dies (scope end): `*a_x ← 0` for each pointer it holds.
+    pub(super) fn nullify_local(&mut self, d: &Fact, f: FuncId, l: LocalId) -> Option<Fact> {
+        let b = self.body(f);
+        let local = b.local(l);
+        if matches!(local.kind, LocalKind::Return) {
+            return Some(d.clone());
+        }
+        let ty = self.arena.env().resolve(&local.ty);
+        let addr = self.local_addr(f, l);
+        self.nullify_typed(d, addr, &ty, 0)
+    }
+
+    fn nullify_typed(&mut self, d: &Fact, addr: E, ty: &Type, depth: u32) -> Option<Fact> {
+        match ty {
+            Type::Pointer(_) | Type::Unknown | Type::Named(_) => {
+                let z = self.zero();
+                self.assign(d, addr, z)
+            }
+            t if t.is_aggregate() && depth < 3 => {
+                let Some(def) = self.arena.env().struct_def(t).cloned() else {
+                    return Some(d.clone());
+                };
+                let mut cur = d.clone();
+                for fd in &def.fields {
+                    let fty = self.arena.env().resolve(&fd.ty);
+                    if fty.is_pointer() || fty.is_aggregate() {
+                        let fa = self.field_addr(addr, &fd.name);
+                        cur = self.nullify_typed(&cur, fa, &fty, depth + 1)?;
+                    }
+                }
+                Some(cur)
+            }
+            Type::Array(elem, _) if elem.is_pointer() => {
+                // The elements die with the array: they may have held references.
+                let idx = self.arena.mk(EKind::Num, &Type::Int);
+                let ea = self.arena.mk(
+                    EKind::Bin(crate::ir::BinOp::Add, addr, idx),
+                    &Type::pointer_to((**elem).clone()),
+                );
+                let w = self.arena.pt(ea);
+                let mut out = d.clone();
+                self.grow_s(&mut out, &w, None);
+                Some(out)
+            }
+            _ => Some(d.clone()),
+        }
+    }
+
+    /// Memory in `w` may be overwritten with anything: facts reading it are forgotten and its
+    /// regions may hold pointers to the cell.
+    pub(super) fn havoc(&mut self, d: &Fact, w: &RegionSet) -> Fact {
+        let mut out = d.clone();
+        out.tags = self.tags_past_write(&d.tags, w, None);
+        self.grow_s(&mut out, w, None);
+        let keep = |eng: &mut Self, e: E| eng.disjoint(e, w);
+        let h = out.hits.clone();
+        out.hits = h.into_iter().filter(|e| keep(self, *e)).collect();
+        let m = out.misses.clone();
+        out.misses = m.into_iter().filter(|e| keep(self, *e)).collect();
+        let c = out.constraints.clone();
+        out.constraints = c.into_iter().filter(|c| keep(self, c.e)).collect();
+        let p = out.relations.clone();
+        out.relations = p
+            .into_iter()
+            .filter(|r| keep(self, r.l) && keep(self, r.r))
+            .collect();
+        out
+    }
+}

@@ -1,0 +1,677 @@
+//! The demand-driven worklist of Figure 8: the probe's starting fact, the slots (a fact
+//! *after* a node, per context, separated by the regions of its hit expressions, §4.8), one
+//! step per statement kind, and the entry of a function (summaries and unmapping to callers).
+
+use super::frames::{FootprintPoint, Frames, PointAt};
+use super::transfer::AllocResult;
+use super::verdict::{InputCondition, Outcome, cond_text};
+use super::{Ctx, Engine, SlotId};
+use crate::ir::{
+    Callee, FunctionIr, LocalId, LocalKind, NodeId, Notation, StmtKind, Type, display_stmt,
+};
+use crate::probe::expr::{E, EKind, Sym};
+use crate::probe::state::{Fact, FactIndex};
+use crate::probe::{FuncId, ProbeSite, Start, Subject};
+use crate::regions::RegionSet;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+use std::collections::VecDeque;
+
+/// Separated facts kept at one program point before facts with the same hit regions merge
+/// regardless of their constraints (keeps loops finite).
+const MAX_SLOTS_PER_POINT: usize = 12;
+
+/// How a slot's fact got there: a leak's trace follows it from the allocation forward.
+#[derive(Clone, Debug)]
+pub(super) enum Prov {
+    /// The probe's own starting fact.
+    Start,
+    /// Pre-state of the slot's successor node.
+    Edge(SlotId),
+    /// Mapped into a callee's exit from the caller's slot at the call node.
+    Map(SlotId),
+    /// Unmapped from the callee's entry slot to the caller (registration's caller slot, if
+    /// the fact was mapped from one).
+    Unmap {
+        entry: SlotId,
+        call_node: NodeId,
+        caller: Option<SlotId>,
+    },
+    /// The probe starts inside a callee at its exit (M2/M3 probes).
+    StartInCallee,
+}
+
+/// The worklist of Figure 8: every fact stored so far, where, and which wait to be processed.
+#[derive(Default)]
+pub(super) struct Worklist {
+    pub(super) slots: Vec<Slot>,
+    /// The slots of each program point and context (separated facts, at most
+    /// `MAX_SLOTS_PER_POINT`).
+    pub(super) slots_at: FxHashMap<(FuncId, NodeId, Ctx), SmallVec<[SlotId; 2]>>,
+    pub(super) queue: VecDeque<SlotId>,
+    /// Transfer-function applications so far (the budget).
+    pub(super) transfers: u32,
+}
+
+/// A fact right after a node, in a context. Facts with the same index at a point join.
+pub(super) struct Slot {
+    pub(super) func: FuncId,
+    pub(super) node: NodeId,
+    pub(super) ctx: Ctx,
+    pub(super) index: FactIndex,
+    pub(super) fact: Fact,
+    pub(super) prov: Prov,
+    pub(super) queued: bool,
+    /// For a feasibility witness: the slot whose allocation validated the cell. A witness
+    /// carries only the constraints of that fact backward from the allocation; reaching an
+    /// entry shows the path to the allocation is feasible, and the leak is reported.
+    pub(super) witness_of: Option<SlotId>,
+}
+
+/// `REDUCTIO_TRACE=1` prints every worklist step to stderr (for developing the analysis).
+fn trace_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("REDUCTIO_TRACE").is_some_and(|v| v == "1"))
+}
+
+impl<'p> Engine<'p> {
+    pub(super) fn start(&mut self, func: FuncId, site: &ProbeSite) {
+        let b = self.body(func);
+        let node = site.node;
+        match &site.subject {
+            Subject::Location {
+                place,
+                new_value,
+                prefix,
+            } => {
+                let addr = self.place(func, place);
+                let loc = self.arena.deref(addr);
+                let s0 = self.arena.pt(addr);
+                let mut m0 = Vec::new();
+                if let Some(v) = new_value {
+                    m0.push(self.tr(func, *v));
+                }
+                // `free(p)` dropping the references its block held: the cell is not that block
+                // (a freed block is not leaked).
+                if let StmtKind::Free { ptr } = &b.node(node).stmt.kind {
+                    m0.push(self.tr(func, *ptr));
+                }
+                let f0 = Fact::probe(s0, loc, m0);
+                let Some(mut f) = self.finish_fact(f0) else {
+                    self.refute(func, node, "the new value is the same reference".into());
+                    return;
+                };
+                for p in prefix.iter().rev() {
+                    let pa = self.place(func, p);
+                    let z = self.zero();
+                    match self.assign(&f, pa, z) {
+                        Some(g) => f = g,
+                        None => {
+                            self.refute(func, node, "another reference dies here too".into());
+                            return;
+                        }
+                    }
+                }
+                match site.start {
+                    Start::Before => self.insert_preds(func, node, Ctx::BASE, f, Prov::Start),
+                    Start::After => self.insert(func, node, Ctx::BASE, f, Prov::Start),
+                }
+            }
+            Subject::CallResult { dest } => {
+                let StmtKind::Call {
+                    callee,
+                    args,
+                    dest: _,
+                } = &b.node(node).stmt.kind
+                else {
+                    return;
+                };
+                let dest_e = dest.map(|d| self.tr(func, d));
+                let args_e: Vec<E> = args.iter().map(|a| self.tr(func, *a)).collect();
+                let target = match callee {
+                    Callee::Direct(n) => self.prog.resolve(func, n),
+                    Callee::Indirect(_) => None,
+                };
+                match target {
+                    Some(g) => {
+                        let gb = self.body(g);
+                        let Some(r) = gb.ret else {
+                            return;
+                        };
+                        let mut ret_addr = self.local_addr(g, r);
+                        if g == func {
+                            // A recursive call: see `at_call`.
+                            let ty = self.arena.ty(ret_addr).clone();
+                            ret_addr = self.arena.mk(EKind::Addr(Sym::Frozen(0, g, r)), &ty);
+                        }
+                        let ret_val = self.arena.deref(ret_addr);
+                        // The fact right before M2 (`*dest ← ret`) or M3 (`ret ← 0`).
+                        let f0 = match dest_e {
+                            Some(d) => {
+                                let s0 = self.arena.pt(d);
+                                let loc = self.arena.deref(d);
+                                Fact::probe(s0, loc, [ret_val])
+                            }
+                            None => {
+                                let s0 = self.arena.pt(ret_addr);
+                                Fact::probe(s0, ret_val, [])
+                            }
+                        };
+                        let Some(f0) = self.finish_fact(f0) else {
+                            self.refute(func, node, "the result is the same reference".into());
+                            return;
+                        };
+                        self.enter_callee(func, node, Ctx::BASE, f0, g, None, true, Frames::Exact);
+                    }
+                    None => {
+                        // A body-less callee: the old value is lost when the result lands.
+                        let Some(d) = dest_e else { return };
+                        let s0 = self.arena.pt(d);
+                        let loc = self.arena.deref(d);
+                        let f0 = Fact::probe(s0, loc, []);
+                        let Some(f0) = self.finish_fact(f0) else {
+                            return;
+                        };
+                        let name = match callee {
+                            Callee::Direct(n) => Some(n.clone()),
+                            Callee::Indirect(_) => None,
+                        };
+                        match self.bodyless_call(&f0, name.as_deref(), Some(d), &args_e, true) {
+                            Ok(f) => self.insert_preds(func, node, Ctx::BASE, f, Prov::Start),
+                            Err(why) => self.refute(func, node, why),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn run(&mut self) {
+        loop {
+            let next = if self.cfg.lifo {
+                self.worklist.queue.pop_back()
+            } else {
+                self.worklist.queue.pop_front()
+            };
+            let Some(id) = next else { break };
+            if self.verdict.outcome.is_some() {
+                return;
+            }
+            self.worklist.slots[id as usize].queued = false;
+            self.worklist.transfers += 1;
+            if self.worklist.transfers > self.cfg.max_transfers {
+                self.verdict.outcome = Some(Outcome::Budget(format!(
+                    "more than {} transfer-function applications",
+                    self.cfg.max_transfers
+                )));
+                return;
+            }
+            if self.worklist.transfers.is_multiple_of(64) {
+                self.prog.checkpoint();
+            }
+            self.step(id);
+        }
+    }
+
+    fn step(&mut self, id: SlotId) {
+        // Footprint facts hold at the statement being applied; a call or an entry moves to
+        // other frames, where they do not.
+        let (func, node) = (
+            self.worklist.slots[id as usize].func,
+            self.worklist.slots[id as usize].node,
+        );
+        let b = self.body(func);
+        self.cursor.point = match b.node(node).stmt.kind {
+            StmtKind::Call { .. } | StmtKind::Enter => None,
+            _ => Some(FootprintPoint {
+                func,
+                node,
+                at: PointAt::Across,
+            }),
+        };
+        self.step_node(id);
+        self.cursor.point = None;
+    }
+
+    fn step_node(&mut self, id: SlotId) {
+        let (func, node, ctx) = {
+            let s = &self.worklist.slots[id as usize];
+            (s.func, s.node, s.ctx)
+        };
+        let d = self.worklist.slots[id as usize].fact.clone();
+        self.cursor.witness = self.worklist.slots[id as usize].witness_of;
+        self.cursor.ctx = ctx;
+        let b = self.body(func);
+        if trace_enabled() {
+            crate::probe::expr::SHOW_FRAMES.store(true, std::sync::atomic::Ordering::Relaxed);
+            let text = display_stmt(&b, &b.node(node).stmt.kind, Notation::C);
+            eprintln!(
+                "[{} n{} ctx{}{}] {text}\n    {}",
+                self.prog.function_name(func),
+                node.0,
+                ctx,
+                if self.cursor.witness.is_some() {
+                    " witness"
+                } else {
+                    ""
+                },
+                self.show_fact(&d)
+            );
+        }
+        let edge = Prov::Edge(id);
+        match &b.node(node).stmt.kind {
+            StmtKind::Enter => self.at_entry(id, func, node, ctx, &d, &b),
+            StmtKind::Assign { addr, value } => {
+                let e0 = self.tr(func, *addr);
+                let e1 = self.tr(func, *value);
+                self.cursor.fresh_base = self.fresh_write(func, node);
+                let r = self.assign_split(&d, e0, e1);
+                self.cursor.fresh_base = None;
+                if r.is_empty() {
+                    let t = self.stmt_text(func, node);
+                    self.refute(func, node, format!("`{t}` contradicts it"));
+                }
+                for f in r {
+                    self.insert_preds(func, node, ctx, f, edge.clone());
+                }
+            }
+            StmtKind::Alloc { addr, site } => {
+                let e0 = self.tr(func, *addr);
+                match self.alloc(&d, e0) {
+                    AllocResult::Contradiction => {
+                        let t = self.stmt_text(func, node);
+                        self.refute(func, node, format!("`{t}` contradicts it"));
+                    }
+                    AllocResult::Continue(f) => self.insert_preds(func, node, ctx, *f, edge),
+                    AllocResult::Validated { .. } if self.cursor.witness.is_some() => {
+                        // A witness carries no cell: allocations are plain writes for it.
+                        let fresh = self.arena.mk(EKind::Num, &Type::Int);
+                        if let Some(f) = self.assign(&d, e0, fresh) {
+                            self.insert_preds(func, node, ctx, f, edge);
+                        }
+                    }
+                    AllocResult::Validated { evidence: false } => {
+                        let loc = self.loc(func, node);
+                        self.verdict.imprecise(
+                            format!(
+                                "lost track of the reference (aliasing the analysis cannot resolve); the block may come from this `{}`",
+                                site.allocator
+                            ),
+                            loc,
+                        );
+                    }
+                    AllocResult::Validated { evidence: true } => {
+                        if !d.tainted && !d.constraints.is_empty() {
+                            // The allocation validates the cell; check that the path to it is
+                            // feasible under the constraints gathered so far.
+                            let fresh = self.arena.mk(EKind::Num, &Type::Int);
+                            let mut w = d.clone();
+                            w.hits.clear();
+                            w.misses.clear();
+                            w.regions = RegionSet::empty();
+                            w.tags.clear();
+                            if let Some(f) = self.assign(&w, e0, fresh) {
+                                let b2 = self.body(func);
+                                for &p in &b2.node(node).preds {
+                                    let Some(f) = self.after_temp_deaths(func, p, &f) else {
+                                        continue;
+                                    };
+                                    self.insert_w(
+                                        func,
+                                        p,
+                                        ctx,
+                                        f.clone(),
+                                        Prov::Edge(id),
+                                        Some(id),
+                                    );
+                                }
+                            }
+                            return;
+                        }
+                        if d.assumed && !d.tainted {
+                            let loc = self.loc(func, node);
+                            self.assumed_leak(loc, &format!("this `{}`", site.allocator));
+                        } else if d.tainted {
+                            let loc = self.loc(func, node);
+                            self.verdict.unsupported(
+                                format!(
+                                    "the path to this `{}` crosses code the analysis does not model (or a write through a pointer of unknown type)",
+                                    site.allocator
+                                ),
+                                loc,
+                            );
+                        } else {
+                            self.verdict.outcome = Some(Outcome::Leak {
+                                slot: id,
+                                alloc_node: node,
+                            });
+                        }
+                    }
+                }
+            }
+            StmtKind::Free { ptr } => {
+                let e = self.tr(func, *ptr);
+                match self.free(&d, e) {
+                    Some(f) => self.insert_preds(func, node, ctx, f, edge),
+                    None => {
+                        let t = self.stmt_text(func, node);
+                        self.refute(func, node, format!("`{t}` frees it"));
+                    }
+                }
+            }
+            StmtKind::Cond { lhs, op, rhs } => {
+                let l = self.tr(func, *lhs);
+                let r = self.tr(func, *rhs);
+                match self.cond(&d, l, *op, r) {
+                    Some(f) => self.insert_preds(func, node, ctx, f, edge),
+                    None => {
+                        let t = cond_text(&b, *lhs, *op, *rhs);
+                        self.refute(func, node, format!("the branch `{t}` contradicts it"));
+                    }
+                }
+            }
+            StmtKind::ScopeBegin { locals } => match self.scope_begin(&d, func, locals) {
+                Some(f) => self.insert_preds(func, node, ctx, f, edge),
+                None => {
+                    let names: Vec<String> = locals
+                        .iter()
+                        .map(|l| format!("`{}`", b.local(*l).name))
+                        .collect();
+                    self.refute(
+                        func,
+                        node,
+                        format!("the scope of {} begins here", names.join(", ")),
+                    )
+                }
+            },
+            StmtKind::ScopeEnd { locals, .. } => {
+                let mut cur = d.clone();
+                for l in locals.iter().rev() {
+                    match self.nullify_local(&cur, func, *l) {
+                        Some(f) => cur = f,
+                        None => {
+                            self.refute(func, node, "a scope end contradicts it".into());
+                            return;
+                        }
+                    }
+                }
+                self.insert_preds(func, node, ctx, cur, edge);
+            }
+            StmtKind::Return { .. } | StmtKind::Nop => self.insert_preds(func, node, ctx, d, edge),
+            StmtKind::Opaque { reads, reason } => {
+                let mut w = RegionSet::all_memory();
+                for r in reads {
+                    let e = self.tr(func, *r);
+                    if let EKind::Deref(x) = *self.arena.kind(e) {
+                        let p = self.arena.pt(x);
+                        w.union_with(&p);
+                    }
+                }
+                // Opaque code may write all memory: `havoc` taints the fact.
+                let f = self.havoc(&d, &w);
+                if !d.hits.is_empty() {
+                    let loc = self.loc(func, node);
+                    self.verdict
+                        .unsupported(format!("unsupported code: {reason}"), loc);
+                }
+                self.insert_preds(func, node, ctx, f, edge);
+            }
+            StmtKind::Call { dest, callee, args } => {
+                self.at_call(id, func, node, ctx, &d, *dest, callee, args)
+            }
+        }
+    }
+
+    fn at_entry(
+        &mut self,
+        id: SlotId,
+        func: FuncId,
+        node: NodeId,
+        ctx: Ctx,
+        d: &Fact,
+        b: &FunctionIr,
+    ) {
+        // Every non-parameter local begins its scope at entry.
+        let locals: Vec<LocalId> = (0..b.locals.len() as u32)
+            .map(LocalId)
+            .filter(|l| b.local(*l).kind != LocalKind::Param)
+            .collect();
+        let Some(f) = self.scope_begin(d, func, &locals) else {
+            self.refute(
+                func,
+                node,
+                "the function's locals begin their scope here".into(),
+            );
+            return;
+        };
+        if ctx == Ctx::BASE
+            && let Some(w) = self.cursor.witness
+        {
+            // A feasible path leads from an entry to the validating allocation.
+            let alloc_node = self.worklist.slots[w as usize].node;
+            if f.assumed {
+                let loc = self.loc(self.worklist.slots[w as usize].func, alloc_node);
+                self.assumed_leak(loc, "this allocation");
+                return;
+            }
+            self.verdict.outcome = Some(Outcome::Leak {
+                slot: w,
+                alloc_node,
+            });
+            return;
+        }
+        if ctx != Ctx::BASE {
+            self.contexts
+                .summaries
+                .entry((func, ctx))
+                .or_default()
+                .push(id);
+            let regs = self
+                .contexts
+                .registrations
+                .get(&(func, ctx))
+                .cloned()
+                .unwrap_or_default();
+            for reg in regs {
+                self.unmap_to(&f, func, id, &reg);
+            }
+            return;
+        }
+        let name = self.prog.function_name(func);
+        if name == "main" && f.tainted {
+            // The path crossed code that was not followed (a call applied through its summary,
+            // or code the front end did not model): the block may have been made there.
+            let loc = self.loc(func, node);
+            self.verdict.unsupported(
+                "the block may come from code the analysis did not follow (a call too deep, or unsupported code)".into(),
+                loc,
+            );
+            return;
+        }
+        if name == "main" {
+            self.refute(
+                func,
+                node,
+                "the start of `main` is reached: no heap block exists before the program starts"
+                    .into(),
+            );
+            return;
+        }
+        let callers = self.prog.callers(func);
+        if callers.is_empty() {
+            if self.verdict.input_dependent.is_none() {
+                let cond = self.describe_input(&f);
+                self.verdict.input_dependent = Some(InputCondition {
+                    function: func,
+                    condition: cond,
+                });
+            }
+            return;
+        }
+        for (cf, cn) in callers {
+            let Some(g) = self.unmap(&f, func, Ctx::BASE, cf, cn, None) else {
+                let why = format!("contradiction at the call of `{name}`");
+                self.refute(cf, cn, why);
+                continue;
+            };
+            self.insert_preds(
+                cf,
+                cn,
+                Ctx::BASE,
+                g,
+                Prov::Unmap {
+                    entry: id,
+                    call_node: cn,
+                    caller: None,
+                },
+            );
+        }
+    }
+
+    pub(super) fn insert(&mut self, func: FuncId, node: NodeId, ctx: Ctx, fact: Fact, prov: Prov) {
+        let witness = self.cursor.witness;
+        self.insert_w(func, node, ctx, fact, prov, witness)
+    }
+
+    fn insert_w(
+        &mut self,
+        func: FuncId,
+        node: NodeId,
+        ctx: Ctx,
+        fact: Fact,
+        prov: Prov,
+        witness_of: Option<SlotId>,
+    ) {
+        if self.verdict.outcome.is_some() {
+            return;
+        }
+        if fact.regions.len() as u32 > self.cfg.max_regions {
+            self.verdict.outcome = Some(Outcome::Budget(format!(
+                "the region set grew past {} regions",
+                self.cfg.max_regions
+            )));
+            return;
+        }
+        let saved = (
+            self.cursor.point.replace(FootprintPoint {
+                func,
+                node,
+                at: PointAt::After,
+            }),
+            self.cursor.ctx,
+        );
+        self.cursor.ctx = ctx;
+        let apart = fact
+            .relations
+            .iter()
+            .find(|r| r.eq && self.frames_apart(r.l, r.r))
+            .cloned();
+        (self.cursor.point, self.cursor.ctx) = saved;
+        if let Some(r) = apart {
+            let why = format!(
+                "`{}` would be passed again to a call of `{}` that is still running, which would then never return",
+                self.show(r.l),
+                self.prog.function_name(func)
+            );
+            self.refute(func, node, why);
+            return;
+        }
+        let mut index = fact.index(&mut self.arena);
+        index.witness = witness_of.is_some();
+        let key = (func, node, ctx);
+        if let Some(ids) = self.worklist.slots_at.get(&key) {
+            let full = ids.len() >= MAX_SLOTS_PER_POINT;
+            let target = ids
+                .iter()
+                .copied()
+                .find(|id| self.worklist.slots[*id as usize].index == index)
+                .or_else(|| {
+                    full.then(|| {
+                        ids.iter().copied().find(|id| {
+                            self.worklist.slots[*id as usize].index.regions == index.regions
+                        })
+                    })
+                    .flatten()
+                });
+            if let Some(id) = target {
+                let changed = self.worklist.slots[id as usize].fact.join(&fact);
+                if changed && !self.worklist.slots[id as usize].queued {
+                    self.worklist.slots[id as usize].queued = true;
+                    self.worklist.queue.push_back(id);
+                }
+                return;
+            }
+        }
+        let id = self.worklist.slots.len() as SlotId;
+        self.worklist.slots.push(Slot {
+            func,
+            node,
+            ctx,
+            index,
+            fact,
+            prov,
+            queued: true,
+            witness_of,
+        });
+        self.worklist.slots_at.entry(key).or_default().push(id);
+        self.worklist.queue.push_back(id);
+    }
+
+    pub(super) fn insert_preds(
+        &mut self,
+        func: FuncId,
+        node: NodeId,
+        ctx: Ctx,
+        fact: Fact,
+        prov: Prov,
+    ) {
+        let b = self.body(func);
+        for &p in &b.node(node).preds {
+            let Some(f) = self.after_temp_deaths(func, p, &fact) else {
+                continue;
+            };
+            self.insert(func, p, ctx, f, prov.clone());
+        }
+    }
+
+    /// The fact right after statement `node` of `func`, before the temporaries that die there
+    /// are cleared (`t ← 0` for each, backwards). `None`: a dead temporary would be the
+    /// reference, which C does not have.
+    fn after_temp_deaths(&mut self, func: FuncId, node: NodeId, fact: &Fact) -> Option<Fact> {
+        let prog = self.prog;
+        let deaths = self
+            .caches
+            .temp_deaths
+            .entry(func)
+            .or_insert_with(|| prog.temp_deaths(func))
+            .clone();
+        let Some(ts) = deaths.get(&node) else {
+            return Some(fact.clone());
+        };
+        let mut cur = fact.clone();
+        for &t in ts {
+            let addr = self.local_addr(func, t);
+            let sym = Sym::Local(func, t);
+            let mentioned = cur
+                .hits
+                .iter()
+                .chain(cur.misses.iter())
+                .copied()
+                .chain(cur.constraints.iter().map(|c| c.e))
+                .chain(cur.relations.iter().flat_map(|r| [r.l, r.r]))
+                .chain(cur.tags.iter().map(|(_, x)| *x))
+                .any(|e| self.arena.mentions(e, &|s| s == sym));
+            if !mentioned {
+                // What `assign` would do to a fact that does not read `t`: S grows by its
+                // region (tagged with `t`), nothing else changes.
+                let w = self.arena.pt(addr);
+                let loc = self.arena.deref(addr);
+                self.grow_s(&mut cur, &w, Some(loc));
+                continue;
+            }
+            let z = self.zero();
+            cur = self.assign(&cur, addr, z)?;
+        }
+        Some(cur)
+    }
+}

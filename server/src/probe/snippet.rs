@@ -1,0 +1,95 @@
+//! A [`Program`] over a C snippet, for unit tests of the engine's helpers: the functions of
+//! the snippet lowered with the standard library model, their type classes, and calls
+//! resolved by name. MOD sets are "may write anything" (tests that need summaries use the
+//! database).
+
+use super::{FuncId, Program};
+use crate::ir::{Callee, FunctionIr, LocalId, NodeId, StmtKind, TypeEnv};
+use crate::regions::{ModSet, TypeClasses, TypeFacts};
+use std::sync::Arc;
+
+pub(crate) struct SnippetProgram {
+    env: TypeEnv,
+    classes: TypeClasses,
+    funcs: Vec<Arc<FunctionIr>>,
+}
+
+impl SnippetProgram {
+    pub(crate) fn new(src: &str) -> SnippetProgram {
+        let (env, irs) = crate::ir::lower_snippet(src);
+        let funcs: Vec<Arc<FunctionIr>> = irs.into_iter().map(Arc::new).collect();
+        let callee = |name: &str| funcs.iter().find(|f| f.name == name).cloned();
+        let facts: Vec<TypeFacts> = funcs
+            .iter()
+            .map(|f| TypeFacts::of_function(f, &env, &callee))
+            .collect();
+        let classes = TypeClasses::from_facts(facts.iter());
+        SnippetProgram {
+            env,
+            classes,
+            funcs,
+        }
+    }
+
+    /// The function called `name`.
+    pub(crate) fn func(&self, name: &str) -> FuncId {
+        self.funcs
+            .iter()
+            .position(|f| f.name == name)
+            .unwrap_or_else(|| panic!("no function `{name}`")) as FuncId
+    }
+
+    /// The local (or parameter) `name` of function `f`.
+    pub(crate) fn local(&self, f: FuncId, name: &str) -> LocalId {
+        let i = self.funcs[f as usize]
+            .locals
+            .iter()
+            .position(|l| l.name == name)
+            .unwrap_or_else(|| panic!("no local `{name}`"));
+        LocalId(i as u32)
+    }
+}
+
+impl Program for SnippetProgram {
+    fn body(&self, f: FuncId) -> Arc<FunctionIr> {
+        self.funcs[f as usize].clone()
+    }
+    fn function_name(&self, f: FuncId) -> String {
+        self.funcs[f as usize].name.clone()
+    }
+    fn resolve(&self, _from: FuncId, name: &str) -> Option<FuncId> {
+        self.funcs
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| i as FuncId)
+    }
+    fn callers(&self, f: FuncId) -> Vec<(FuncId, NodeId)> {
+        let name = &self.funcs[f as usize].name;
+        let mut out = vec![];
+        for (i, g) in self.funcs.iter().enumerate() {
+            for n in g.node_ids() {
+                if matches!(&g.node(n).stmt.kind,
+                    StmtKind::Call { callee: Callee::Direct(c), .. } if c == name)
+                {
+                    out.push((i as FuncId, n));
+                }
+            }
+        }
+        out
+    }
+    fn indirect_targets(&self, _arity: usize) -> Vec<FuncId> {
+        vec![]
+    }
+    fn env(&self) -> &TypeEnv {
+        &self.env
+    }
+    fn classes(&self) -> &TypeClasses {
+        &self.classes
+    }
+    fn mod_set(&self, _f: FuncId) -> Arc<ModSet> {
+        Arc::new(ModSet {
+            all: true,
+            ..Default::default()
+        })
+    }
+}
