@@ -6,6 +6,7 @@ pub mod batch;
 pub mod config;
 pub mod db;
 pub mod files;
+pub mod fix;
 pub mod ir;
 pub mod lsp;
 pub mod probe;

@@ -3,8 +3,8 @@
 //! position), LSP values out; everything the analysis knows comes from `db` queries.
 
 use super::convert::{self, path_to_uri};
-use super::fix::{self, LeakSite};
 use crate::db::{self, Database, Db, Finding, SourceFile, SourceLoc, VerdictKind};
+use crate::fix::{self, LeakSite};
 use crate::syntax::{LineIndex, PositionEncoding, TextRange};
 use serde_json::{Value, json};
 use std::collections::HashMap;
