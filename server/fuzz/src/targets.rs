@@ -76,7 +76,7 @@ fn c_file_on_this_thread(data: &[u8]) {
     let findings = db::file_findings(db, file);
     let lines = text.split('\n').count() as u32;
     for f in findings.iter() {
-        check_placed(f, lines);
+        check_placed(f, lines, text.len());
     }
     let mut summary = Summary {
         files: 1,
@@ -95,18 +95,22 @@ fn c_file_on_this_thread(data: &[u8]) {
     let _ = report::text_report(&all, &summary, &sources, false);
 }
 
-/// A finding (and its trace and allocation path) must point inside the file.
-fn check_placed(f: &Finding, lines: u32) {
-    let ok = |line: u32, end_line: u32| line >= 1 && line <= end_line && end_line <= lines;
-    assert!(
-        ok(f.loc.line, f.loc.end_line),
-        "finding outside the file ({lines} lines): {f:?}"
-    );
+/// A finding (and its trace and allocation path) must point inside the file, in lines and in
+/// bytes.
+fn check_placed(f: &Finding, lines: u32, len: usize) {
+    let ok = |l: &reductio::db::SourceLoc| {
+        l.line >= 1
+            && l.line <= l.end_line
+            && l.end_line <= lines
+            && l.range.start <= l.range.end
+            && l.range.end as usize <= len
+    };
+    assert!(ok(&f.loc), "finding outside the file ({lines} lines): {f:?}");
     for s in &f.trace {
-        assert!(ok(s.loc.line, s.loc.end_line), "trace step outside: {f:?}");
+        assert!(ok(&s.loc), "trace step outside: {f:?}");
     }
     for a in &f.allocation {
-        assert!(ok(a.line, a.end_line), "allocation outside: {f:?}");
+        assert!(ok(a), "allocation outside: {f:?}");
     }
 }
 

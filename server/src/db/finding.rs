@@ -9,7 +9,9 @@ use crate::probe::{self, ProbeKind, ProbeSite, Unproved, Verdict};
 use crate::syntax::TextRange;
 use std::path::PathBuf;
 
-/// A location in a file, 1-based, as the JSON output writes it.
+/// A location in a file: 1-based line and byte column, as the JSON output writes it, and the
+/// same span as byte offsets in the file's text, for the outputs that place it in the text
+/// (snippets, LSP ranges) without a line index. The byte range is not part of the JSON output.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SourceLoc {
     pub file: PathBuf,
@@ -17,6 +19,9 @@ pub struct SourceLoc {
     pub column: u32,
     pub end_line: u32,
     pub end_column: u32,
+    /// Byte offsets in the file of the start (`line`:`column`) and end
+    /// (`end_line`:`end_column`).
+    pub range: TextRange,
     pub function: String,
 }
 

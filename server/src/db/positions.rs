@@ -48,6 +48,15 @@ pub fn location(db: &dyn Db, f: Function<'_>, r: TextRange) -> (u32, u32) {
     (lc.line + 1, lc.col + 1)
 }
 
+/// Byte offset in the file of `offset`, relative to a function's start (clamped to the
+/// function's text, as [`place`] clamps it).
+fn file_offset(db: &dyn Db, f: Function<'_>, offset: u32) -> u32 {
+    f.start(db) + offset.min(f.source(db).text.len() as u32)
+}
+
+/// A range relative to a function's start, placed in its file: line and column (through the
+/// function's anchor, which backdates) and byte offsets (through its start, which changes with
+/// any edit above it).
 pub(super) fn function_loc(db: &dyn Db, f: Function<'_>, r: TextRange) -> SourceLoc {
     let start = place(db, f, r.start);
     let end = place(db, f, r.end);
@@ -57,6 +66,7 @@ pub(super) fn function_loc(db: &dyn Db, f: Function<'_>, r: TextRange) -> Source
         column: start.col + 1,
         end_line: end.line + 1,
         end_column: end.col + 1,
+        range: TextRange::new(file_offset(db, f, r.start), file_offset(db, f, r.end)),
         function: f.name(db).clone(),
     }
 }
