@@ -13,3 +13,5 @@ pub mod probe;
 pub mod regions;
 pub mod report;
 pub mod syntax;
+#[doc(hidden)]
+pub mod testing;
