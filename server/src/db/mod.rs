@@ -56,8 +56,9 @@
 //! The analysis reads `body` (no source ranges), never `lowered`: a layout edit (spaces, a
 //! comment, a line break inside a function) leaves `body` equal, so no probe re-runs.
 //! `probe_outcome` reads no line index and no function start; only its placement,
-//! `probe_verdict`, does, so an edit that only moves a function re-places its verdicts
-//! without re-running them.
+//! `probe_verdict`, does (line and column through `function_anchor`, byte offsets through
+//! `Function.start`), so an edit that only moves a function re-places its verdicts (cheap)
+//! without re-running a probe.
 
 mod database;
 mod finding;
