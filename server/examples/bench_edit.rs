@@ -22,7 +22,6 @@ use common::{percentile, pick_target};
 use reductio::config::Config;
 use reductio::db::{self, Database, Db};
 use reductio::syntax::{Document, Position, PositionEncoding, SyntaxTree, TextChange};
-use salsa::Setter;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -119,9 +118,7 @@ fn main() {
 
     // Open it as the editor does: the document's tree goes into the database.
     let mut doc = Document::new(target.text(&database).clone());
-    target
-        .set_tree(&mut database)
-        .to(Some(SyntaxTree(doc.tree().clone())));
+    database.set_file_tree(target, Some(SyntaxTree(doc.tree().clone())));
 
     let t = Instant::now();
     for &f in &inputs {
@@ -165,10 +162,8 @@ fn main() {
         let t = Instant::now();
         doc.apply_changes(&[change], PositionEncoding::Utf8)
             .unwrap_or_else(|e| fail(&e.to_string()));
-        target.set_text(&mut database).to(doc.text().to_string());
-        target
-            .set_tree(&mut database)
-            .to(Some(SyntaxTree(doc.tree().clone())));
+        database.set_file_text(target, doc.text().to_string());
+        database.set_file_tree(target, Some(SyntaxTree(doc.tree().clone())));
         phases.entry("1 apply edit").or_default().push(since_ms(t));
 
         let d: &dyn Db = &database;

@@ -28,13 +28,10 @@
 
 mod common;
 
+use common::stdio_client::StdioClient;
 use common::{percentile, pick_target};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 struct Options {
@@ -105,7 +102,6 @@ fn parse_args() -> Result<Options, String> {
 // ---- the client --------------------------------------------------------------------------
 
 enum Event {
-    Response(i64, Value),
     Diagnostics {
         uri: String,
         version: Option<i64>,
@@ -123,154 +119,60 @@ fn uri_of(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
-fn send(w: &Mutex<ChildStdin>, msg: &Value) {
-    let body = serde_json::to_vec(msg).expect("JSON");
-    let mut w = w.lock().expect("stdin lock");
-    let header = format!("Content-Length: {}\r\n\r\n", body.len());
-    // A write error means the server is gone; the reader sees it and reports `Closed`.
-    let _ = w
-        .write_all(header.as_bytes())
-        .and_then(|_| w.write_all(&body))
-        .and_then(|_| w.flush());
-}
-
-fn read_message(r: &mut impl BufRead) -> Option<Value> {
-    let mut len = None;
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length:") {
-            len = v.trim().parse().ok();
-        }
-    }
-    let mut body = vec![0; len?];
-    r.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
-}
-
+/// The server over stdio (see [`StdioClient`]: it answers the server's own requests), with its
+/// messages sorted into the events the benchmark waits for.
 struct Lsp {
-    child: Child,
-    stdin: Arc<Mutex<ChildStdin>>,
-    rx: Receiver<(Instant, Event)>,
-    next_id: i64,
+    client: StdioClient,
 }
 
 impl Lsp {
     fn start(server: &Path) -> Lsp {
-        let mut child = Command::new(server)
-            .arg("serve")
-            // Quiet unless asked: `REDUCTIO_LOG=debug` shows the server's timing of each check.
-            .env(
-                "REDUCTIO_LOG",
-                std::env::var("REDUCTIO_LOG").unwrap_or_else(|_| "warn".into()),
-            )
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
+        // Quiet unless asked: `REDUCTIO_LOG=debug` shows the server's timing of each check.
+        let level = std::env::var("REDUCTIO_LOG").unwrap_or_else(|_| "warn".into());
+        let client = StdioClient::spawn(server, &level)
             .unwrap_or_else(|e| fail(&format!("cannot start {}: {e}", server.display())));
-        let stdin = Arc::new(Mutex::new(child.stdin.take().expect("piped stdin")));
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = channel();
-        let replies = stdin.clone();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            while let Some(msg) = read_message(&mut r) {
-                let now = Instant::now();
-                let method = msg.get("method").and_then(Value::as_str);
-                let event = match (method, msg.get("id")) {
-                    // Requests from the server: progress tokens, registrations, configuration.
-                    (Some(m), Some(id)) => {
-                        let result = match m {
-                            "workspace/configuration" => {
-                                let n = msg["params"]["items"].as_array().map_or(1, Vec::len);
-                                Value::Array(vec![Value::Null; n])
-                            }
-                            _ => Value::Null,
-                        };
-                        send(
-                            &replies,
-                            &json!({"jsonrpc": "2.0", "id": id, "result": result}),
-                        );
-                        continue;
-                    }
-                    (Some("textDocument/publishDiagnostics"), None) => {
-                        let p = &msg["params"];
-                        Event::Diagnostics {
-                            uri: p["uri"].as_str().unwrap_or_default().to_string(),
-                            version: p["version"].as_i64(),
-                            count: p["diagnostics"].as_array().map_or(0, Vec::len),
-                        }
-                    }
-                    (Some("$/progress"), None) => {
-                        let p = &msg["params"];
-                        Event::Progress {
-                            token: p["token"].to_string(),
-                            kind: p["value"]["kind"].as_str().unwrap_or_default().to_string(),
-                            title: p["value"]["title"].as_str().map(str::to_string),
-                        }
-                    }
-                    (None, Some(id)) => Event::Response(id.as_i64().unwrap_or(-1), msg),
-                    _ => continue,
-                };
-                if tx.send((now, event)).is_err() {
-                    return;
-                }
-            }
-            let _ = tx.send((Instant::now(), Event::Closed));
-        });
-        Lsp {
-            child,
-            stdin,
-            rx,
-            next_id: 1,
-        }
+        Lsp { client }
     }
 
     fn notify(&self, method: &str, params: Value) {
-        send(
-            &self.stdin,
-            &json!({"jsonrpc": "2.0", "method": method, "params": params}),
-        );
-    }
-
-    /// Sends a request; returns its id and when it was sent.
-    fn send_request(&mut self, method: &str, params: Value) -> (i64, Instant) {
-        let id = self.next_id;
-        self.next_id += 1;
-        let at = Instant::now();
-        send(
-            &self.stdin,
-            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
-        );
-        (id, at)
+        self.client.notify(method, params);
     }
 
     fn request(&mut self, method: &str, params: Value, timeout: Duration) -> (Value, Duration) {
-        let (id, start) = self.send_request(method, params);
-        let deadline = start + timeout;
-        loop {
-            match self.next_event(deadline) {
-                Some((at, Event::Response(rid, msg))) if rid == id => return (msg, at - start),
-                Some((_, Event::Closed)) => fail(&format!("the server exited during {method}")),
-                Some(_) => {}
-                None => fail(&format!("no answer to {method} within {timeout:?}")),
-            }
-        }
+        self.client
+            .request(method, params, timeout)
+            .unwrap_or_else(|e| fail(&e))
     }
 
+    /// The next event before `deadline` (other messages are skipped).
     fn next_event(&self, deadline: Instant) -> Option<(Instant, Event)> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.rx.recv_timeout(left) {
-            Ok(e) => Some(e),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => Some((Instant::now(), Event::Closed)),
+        loop {
+            let (at, msg) = match self.client.next_message(deadline) {
+                Ok(Some(m)) => m,
+                Ok(None) => return None,
+                Err(_) => return Some((Instant::now(), Event::Closed)),
+            };
+            let method = msg.get("method").and_then(Value::as_str);
+            let event = match (method, msg.get("id")) {
+                (Some("textDocument/publishDiagnostics"), None) => {
+                    let p = &msg["params"];
+                    Event::Diagnostics {
+                        uri: p["uri"].as_str().unwrap_or_default().to_string(),
+                        version: p["version"].as_i64(),
+                        count: p["diagnostics"].as_array().map_or(0, Vec::len),
+                    }
+                }
+                (Some("$/progress"), None) => {
+                    let p = &msg["params"];
+                    Event::Progress {
+                        token: p["token"].to_string(),
+                        kind: p["value"]["kind"].as_str().unwrap_or_default().to_string(),
+                        title: p["value"]["title"].as_str().map(str::to_string),
+                    }
+                }
+                _ => continue,
+            };
+            return Some((at, event));
         }
     }
 
@@ -297,14 +199,16 @@ impl Lsp {
     }
 
     fn proc_status(&self, key: &str) -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", self.client.child.id())).ok()?;
         let line = status.lines().find(|l| l.starts_with(key))?;
         line.split_whitespace().nth(1)?.parse().ok()
     }
 
     /// User + system CPU time of the server, in clock ticks.
     fn cpu_ticks(&self) -> Option<u64> {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.client.child.id())).ok()?;
         // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
         let rest = &stat[stat.rfind(')')? + 2..];
         let f: Vec<&str> = rest.split_whitespace().collect();
@@ -454,7 +358,6 @@ fn main() {
                 }
             }
             Some((_, Event::Closed)) => fail("the server exited while indexing"),
-            Some(_) => {}
             None => {
                 // Fewer files than the server reports check progress for: the check is over
                 // when the server's CPU time stops growing.
@@ -554,15 +457,15 @@ fn main() {
     lsp.notify("exit", Value::Null);
     let waited = Instant::now();
     loop {
-        match lsp.child.try_wait() {
+        match lsp.client.child.try_wait() {
             Ok(Some(_)) => break,
             Ok(None) if waited.elapsed() < Duration::from_secs(15) => {
                 std::thread::sleep(Duration::from_millis(50))
             }
             _ => {
                 eprintln!("bench_lsp: the server did not exit after `exit`; killing it");
-                let _ = lsp.child.kill();
-                let _ = lsp.child.wait();
+                let _ = lsp.client.child.kill();
+                let _ = lsp.client.child.wait();
                 break;
             }
         }

@@ -101,8 +101,7 @@ fn collect_files(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         };
         if ft.is_dir() {
             collect_files(&p, out)?;
-        } else if ft.is_file() && matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "h"))
-        {
+        } else if ft.is_file() && reductio::files::is_c_file(&p) {
             out.push(p);
         }
     }

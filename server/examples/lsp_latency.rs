@@ -12,126 +12,52 @@
 //! SERVER defaults to target/release/reductio. The debounce defaults to 0 so the figures are
 //! the server's own latency; an editor with the default settings adds 200 ms.
 
+mod common;
+
+use common::stdio_client::StdioClient;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
-enum Incoming {
-    Response(i64, Value),
-    Diagnostics(Option<i64>, usize),
-}
+/// How long any one message may take.
+const LIMIT: Duration = Duration::from_secs(60);
 
+/// The server over stdio; the client declares no capability that makes the server send
+/// requests (progress, watcher registration, configuration pull).
 struct Lsp {
-    child: Child,
-    stdin: ChildStdin,
-    rx: Receiver<(Instant, Incoming)>,
-    next_id: i64,
-}
-
-fn send(w: &mut impl Write, msg: &Value) {
-    let body = serde_json::to_vec(msg).unwrap();
-    write!(w, "Content-Length: {}\r\n\r\n", body.len()).unwrap();
-    w.write_all(&body).unwrap();
-    w.flush().unwrap();
-}
-
-fn read(r: &mut impl BufRead) -> Option<Value> {
-    let mut len = 0;
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length:") {
-            len = v.trim().parse().ok()?;
-        }
-    }
-    let mut body = vec![0; len];
-    r.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
+    client: StdioClient,
 }
 
 impl Lsp {
     fn start(server: &Path) -> Lsp {
-        let mut child = Command::new(server)
-            .arg("serve")
-            .env("REDUCTIO_LOG", "warn")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
+        let client = StdioClient::spawn(server, "warn")
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", server.display()));
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx): (Sender<(Instant, Incoming)>, _) = channel();
-        // The client declares no capability that makes the server send requests (progress,
-        // watcher registration, configuration pull), so the reader only sorts responses and
-        // diagnostics.
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            while let Some(msg) = read(&mut r) {
-                let now = Instant::now();
-                let method = msg.get("method").and_then(Value::as_str);
-                match (method, msg.get("id")) {
-                    (Some("textDocument/publishDiagnostics"), _) => {
-                        let p = &msg["params"];
-                        let n = p["diagnostics"].as_array().map_or(0, Vec::len);
-                        let _ = tx.send((now, Incoming::Diagnostics(p["version"].as_i64(), n)));
-                    }
-                    (None, Some(id)) => {
-                        let _ = tx.send((now, Incoming::Response(id.as_i64().unwrap_or(-1), msg)));
-                    }
-                    _ => {}
-                }
-            }
-        });
-        Lsp {
-            child,
-            stdin,
-            rx,
-            next_id: 1,
-        }
+        Lsp { client }
     }
 
     fn notify(&mut self, method: &str, params: Value) {
-        send(
-            &mut self.stdin,
-            &json!({"jsonrpc": "2.0", "method": method, "params": params}),
-        );
+        self.client.notify(method, params);
     }
 
     fn request(&mut self, method: &str, params: Value) -> (Value, Duration) {
-        let id = self.next_id;
-        self.next_id += 1;
-        let start = Instant::now();
-        send(
-            &mut self.stdin,
-            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
-        );
-        loop {
-            match self.rx.recv_timeout(Duration::from_secs(60)) {
-                Ok((at, Incoming::Response(rid, msg))) if rid == id => return (msg, at - start),
-                Ok(_) => {}
-                Err(e) => panic!("no answer to {method}: {e}"),
-            }
-        }
+        self.client
+            .request(method, params, LIMIT)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     fn wait_diagnostics(&mut self, version: i64, since: Instant) -> (Duration, usize) {
         loop {
-            match self.rx.recv_timeout(Duration::from_secs(60)) {
-                Ok((at, Incoming::Diagnostics(Some(v), n))) if v == version => {
+            match self.client.next_message(Instant::now() + LIMIT) {
+                Ok(Some((at, msg)))
+                    if msg["method"] == "textDocument/publishDiagnostics"
+                        && msg["params"]["version"].as_i64() == Some(version) =>
+                {
+                    let n = msg["params"]["diagnostics"].as_array().map_or(0, Vec::len);
                     return (at - since, n);
                 }
-                Ok(_) => {}
-                Err(e) => panic!("no diagnostics for version {version}: {e}"),
+                Ok(Some(_)) => {}
+                Ok(None) => panic!("no diagnostics for version {version} within {LIMIT:?}"),
+                Err(_) => panic!("the server exited while waiting for version {version}"),
             }
         }
     }
@@ -353,6 +279,6 @@ fn main() {
 
     lsp.request("shutdown", Value::Null);
     lsp.notify("exit", Value::Null);
-    let _ = lsp.child.wait();
+    let _ = lsp.client.child.wait();
     let _ = std::fs::remove_dir_all(&dir);
 }

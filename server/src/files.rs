@@ -29,9 +29,7 @@ pub fn discover(paths: &[PathBuf], exclude: &[String]) -> Result<Vec<PathBuf>, S
         for entry in walker {
             let entry = entry.map_err(|e| e.to_string())?;
             let path = entry.path();
-            if entry.file_type().map(|t| t.is_file()).unwrap_or(false)
-                && matches!(path.extension().and_then(|e| e.to_str()), Some("c" | "h"))
-            {
+            if entry.file_type().map(|t| t.is_file()).unwrap_or(false) && is_c_file(path) {
                 out.push(path.to_path_buf());
             }
         }
@@ -71,4 +69,10 @@ pub fn load_config(path: &Path) -> Result<Config, String> {
 pub fn read_source(path: &Path) -> Result<(String, bool), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     Ok(crate::syntax::decode_source(&bytes))
+}
+
+/// Whether `path` names a C source or header (`.c`, `.h`): the files the CLI and the server
+/// analyse.
+pub fn is_c_file(path: &Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()), Some("c" | "h"))
 }

@@ -6,9 +6,12 @@ pub mod batch;
 pub mod config;
 pub mod db;
 pub mod files;
+pub mod fix;
 pub mod ir;
 pub mod lsp;
 pub mod probe;
 pub mod regions;
 pub mod report;
 pub mod syntax;
+#[doc(hidden)]
+pub mod testing;

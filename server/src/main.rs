@@ -264,7 +264,7 @@ fn prove_command(
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "h")))
+        .filter(|p| reductio::files::is_c_file(p))
         .collect();
     let canonical = std::fs::canonicalize(&file).ok();
     files.retain(|p| std::fs::canonicalize(p).ok() != canonical);

@@ -160,21 +160,9 @@ pub fn sarif_report(findings: &[&Finding]) -> String {
 /// Text of the files findings point into, for snippets.
 pub type Sources = HashMap<PathBuf, String>;
 
-/// Byte offset of a 1-based line/column in `text` (clamped).
-fn offset(text: &str, line: u32, col: u32) -> usize {
-    let mut off = 0usize;
-    for (i, l) in text.split_inclusive('\n').enumerate() {
-        if i + 1 == line as usize {
-            return (off + (col as usize).saturating_sub(1))
-                .min(off + l.len())
-                .min(text.len());
-        }
-        off += l.len();
-    }
-    text.len()
-}
-
-fn floor_char(text: &str, mut i: usize) -> usize {
+/// The char boundary at or before byte `i` of `text` (clamped to its end).
+fn floor_char(text: &str, i: u32) -> usize {
+    let mut i = (i as usize).min(text.len());
     while i > 0 && !text.is_char_boundary(i) {
         i -= 1;
     }
@@ -255,8 +243,8 @@ pub fn render_finding(f: &Finding, sources: &Sources, renderer: &Renderer) -> St
     let mut groups: Vec<Group> = Vec::new();
     match sources.get(&f.loc.file) {
         Some(text) => {
-            let start = floor_char(text, offset(text, f.loc.line, f.loc.column));
-            let mut end = floor_char(text, offset(text, f.loc.end_line, f.loc.end_column));
+            let start = floor_char(text, f.loc.range.start);
+            let mut end = floor_char(text, f.loc.range.end);
             // One line is enough for the primary annotation.
             if let Some(nl) = text[start..end.max(start)].find('\n') {
                 end = start + nl;
@@ -273,7 +261,7 @@ pub fn render_finding(f: &Finding, sources: &Sources, renderer: &Renderer) -> St
                 && a.file == f.loc.file
                 && a.line != f.loc.line
             {
-                let s = floor_char(text, offset(text, a.line, a.column));
+                let s = floor_char(text, a.range.start);
                 let line_end = text[s..].find('\n').map(|n| s + n).unwrap_or(text.len());
                 snippet = snippet.annotation(
                     AnnotationKind::Context

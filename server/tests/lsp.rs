@@ -1,4 +1,5 @@
-//! Language-server tests: a small LSP client speaks JSON-RPC to the server.
+//! Language-server tests: a small LSP client (`reductio::testing::lsp_client`, shared with
+//! the security and stress tests and the fuzz target) speaks JSON-RPC to the server.
 //!
 //! In-process, over in-memory pipes (`tokio::io::duplex`), with the server's real transport
 //! (`tower_lsp_server::Server`: framing, routing, concurrent handlers). In-process rather than
@@ -12,312 +13,14 @@
 
 use reductio::config::Config;
 use reductio::db::{self, Database, Db, VerdictKind};
-use reductio::lsp::{self, Handle, Options};
+use reductio::lsp::Options;
 use reductio::syntax::{LineIndex, Position as SPos, PositionEncoding};
+use reductio::testing::lsp_client::{Client, file_uri};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
-
-const TIMEOUT: Duration = Duration::from_secs(20);
-
-// ---- the test client ----------------------------------------------------------------------
-
-type Pending = Arc<Mutex<HashMap<i64, tokio::sync::oneshot::Sender<Value>>>>;
-
-struct Client {
-    writer: Arc<tokio::sync::Mutex<tokio::io::WriteHalf<DuplexStream>>>,
-    next_id: AtomicI64,
-    pending: Pending,
-    /// Every notification and server request received, in order.
-    inbox: Arc<Mutex<Vec<Value>>>,
-    arrived: Arc<tokio::sync::Notify>,
-    /// What `workspace/configuration` answers.
-    settings: Arc<Mutex<Value>>,
-    server: tokio::task::JoinHandle<Handle>,
-    handle: Handle,
-    encoding: PositionEncoding,
-}
-
-async fn write_message<W: tokio::io::AsyncWrite + Unpin>(w: &mut W, msg: &Value) {
-    let body = serde_json::to_vec(msg).unwrap();
-    let header = format!("Content-Length: {}\r\n\r\n", body.len());
-    w.write_all(header.as_bytes()).await.unwrap();
-    w.write_all(&body).await.unwrap();
-    w.flush().await.unwrap();
-}
-
-async fn read_message<R: tokio::io::AsyncBufRead + Unpin>(r: &mut R) -> Option<Value> {
-    let mut len = None;
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).await.ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length:") {
-            len = v.trim().parse::<usize>().ok();
-        }
-    }
-    let mut body = vec![0; len?];
-    r.read_exact(&mut body).await.ok()?;
-    serde_json::from_slice(&body).ok()
-}
-
-impl Client {
-    fn start(options: Options) -> Client {
-        let (client_end, server_end) = tokio::io::duplex(1 << 20);
-        let (server_read, server_write) = tokio::io::split(server_end);
-        let (client_read, client_write) = tokio::io::split(client_end);
-        let (handle, serving) = lsp::server(server_read, server_write, options);
-        let server = tokio::spawn(serving);
-        let h = handle.clone();
-        let server = tokio::spawn(async move {
-            let _ = server.await;
-            h
-        });
-        let writer = Arc::new(tokio::sync::Mutex::new(client_write));
-        let pending: Pending = Arc::default();
-        let inbox: Arc<Mutex<Vec<Value>>> = Arc::default();
-        let arrived = Arc::new(tokio::sync::Notify::new());
-        let settings = Arc::new(Mutex::new(Value::Null));
-        {
-            let (writer, pending, inbox, arrived, settings) = (
-                writer.clone(),
-                pending.clone(),
-                inbox.clone(),
-                arrived.clone(),
-                settings.clone(),
-            );
-            tokio::spawn(async move {
-                let mut r = BufReader::new(client_read);
-                while let Some(msg) = read_message(&mut r).await {
-                    let method = msg.get("method").and_then(Value::as_str).map(String::from);
-                    match (method, msg.get("id").cloned()) {
-                        (None, Some(id)) => {
-                            let tx = pending.lock().unwrap().remove(&id.as_i64().unwrap());
-                            if let Some(tx) = tx {
-                                let _ = tx.send(msg);
-                            }
-                        }
-                        (Some(method), Some(id)) => {
-                            // A request from the server: answer like an accommodating editor.
-                            let result = match method.as_str() {
-                                "workspace/configuration" => {
-                                    json!([settings.lock().unwrap().clone()])
-                                }
-                                "workspace/applyEdit" => json!({"applied": true}),
-                                _ => Value::Null,
-                            };
-                            inbox.lock().unwrap().push(msg.clone());
-                            let reply = json!({"jsonrpc": "2.0", "id": id, "result": result});
-                            write_message(&mut *writer.lock().await, &reply).await;
-                        }
-                        (Some(_), None) => inbox.lock().unwrap().push(msg),
-                        (None, None) => {}
-                    }
-                    arrived.notify_waiters();
-                }
-            });
-        }
-        Client {
-            writer,
-            next_id: AtomicI64::new(1),
-            pending,
-            inbox,
-            arrived,
-            settings,
-            server,
-            handle,
-            encoding: PositionEncoding::Utf16,
-        }
-    }
-
-    /// Sends a request; returns `Ok(result)` or `Err(error object)`.
-    async fn request(&self, method: &str, params: Value) -> Result<Value, Value> {
-        let id = self.next_id.fetch_add(1, Ordering::SeqCst);
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        self.pending.lock().unwrap().insert(id, tx);
-        let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        write_message(&mut *self.writer.lock().await, &msg).await;
-        let reply = tokio::time::timeout(TIMEOUT, rx)
-            .await
-            .unwrap_or_else(|_| panic!("no answer to {method}"))
-            .unwrap();
-        match reply.get("error") {
-            Some(e) => Err(e.clone()),
-            None => Ok(reply.get("result").cloned().unwrap_or(Value::Null)),
-        }
-    }
-
-    async fn raw(&self, bytes: &[u8]) {
-        let mut w = self.writer.lock().await;
-        w.write_all(bytes).await.unwrap();
-        w.flush().await.unwrap();
-    }
-
-    async fn notify(&self, method: &str, params: Value) {
-        let msg = json!({"jsonrpc": "2.0", "method": method, "params": params});
-        write_message(&mut *self.writer.lock().await, &msg).await;
-    }
-
-    /// `initialize` + `initialized`. `utf8` offers UTF-8 positions.
-    async fn initialize(&mut self, root: Option<&Path>, utf8: bool, options: Value) -> Value {
-        let mut caps = json!({
-            "window": {"workDoneProgress": true},
-            "workspace": {
-                "configuration": true,
-                "didChangeWatchedFiles": {"dynamicRegistration": true},
-                "workspaceEdit": {"documentChanges": true}
-            }
-        });
-        if utf8 {
-            caps["general"] = json!({"positionEncodings": ["utf-8", "utf-16"]});
-        }
-        let folders = match root {
-            Some(r) => json!([{"uri": uri(r), "name": "ws"}]),
-            None => Value::Null,
-        };
-        let result = self
-            .request(
-                "initialize",
-                json!({"processId": null, "rootUri": null, "capabilities": caps,
-                       "workspaceFolders": folders, "initializationOptions": options}),
-            )
-            .await
-            .expect("initialize");
-        self.encoding = match result["capabilities"]["positionEncoding"].as_str() {
-            Some("utf-8") => PositionEncoding::Utf8,
-            _ => PositionEncoding::Utf16,
-        };
-        self.notify("initialized", json!({})).await;
-        result
-    }
-
-    async fn open(&self, path: &Path, text: &str) {
-        self.notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri(path), "languageId": "c", "version": 1, "text": text}}),
-        )
-        .await;
-    }
-
-    async fn change(&self, path: &Path, version: i32, changes: Value) {
-        self.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri(path), "version": version}, "contentChanges": changes}),
-        )
-        .await;
-    }
-
-    async fn save(&self, path: &Path) {
-        self.notify(
-            "textDocument/didSave",
-            json!({"textDocument": {"uri": uri(path)}}),
-        )
-        .await;
-    }
-
-    fn messages(&self, method: &str) -> Vec<Value> {
-        self.inbox
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|m| m["method"] == method)
-            .cloned()
-            .collect()
-    }
-
-    /// Every `publishDiagnostics` for `path`, oldest first.
-    fn published(&self, path: &Path) -> Vec<Value> {
-        let u = uri(path);
-        self.messages("textDocument/publishDiagnostics")
-            .into_iter()
-            .map(|m| m["params"].clone())
-            .filter(|p| p["uri"] == u)
-            .collect()
-    }
-
-    /// Waits until some inbox message satisfies `pred`; returns it.
-    async fn wait_for(&self, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-        let deadline = tokio::time::Instant::now() + TIMEOUT;
-        loop {
-            let notified = self.arrived.notified();
-            if let Some(m) = self.inbox.lock().unwrap().iter().find(|m| pred(m)) {
-                return m.clone();
-            }
-            if tokio::time::timeout_at(deadline, notified).await.is_err() {
-                panic!(
-                    "timed out waiting for {what}; received:\n{:#}",
-                    json!(*self.inbox.lock().unwrap())
-                );
-            }
-        }
-    }
-
-    /// Waits until the latest diagnostics published for `path` satisfy `pred`.
-    async fn diagnostics_where(&self, path: &Path, pred: impl Fn(&Value) -> bool) -> Value {
-        let deadline = tokio::time::Instant::now() + TIMEOUT;
-        loop {
-            let notified = self.arrived.notified();
-            if let Some(last) = self.published(path).last()
-                && pred(last)
-            {
-                return last.clone();
-            }
-            if tokio::time::timeout_at(deadline, notified).await.is_err() {
-                panic!(
-                    "timed out waiting for diagnostics of {}; published: {:#}",
-                    path.display(),
-                    json!(self.published(path))
-                );
-            }
-        }
-    }
-
-    async fn diagnostics_for_version(&self, path: &Path, version: i64) -> Vec<Value> {
-        let p = self
-            .diagnostics_where(path, |p| p["version"].as_i64() == Some(version))
-            .await;
-        p["diagnostics"].as_array().cloned().unwrap_or_default()
-    }
-
-    async fn shutdown(self) -> Handle {
-        self.request("shutdown", Value::Null)
-            .await
-            .expect("shutdown");
-        self.notify("exit", Value::Null).await;
-        tokio::time::timeout(TIMEOUT, self.server)
-            .await
-            .expect("server exits after `exit`")
-            .unwrap()
-    }
-
-    /// A position in the client's encoding, of the first occurrence of `needle` (+ `delta`
-    /// bytes) in `text`.
-    fn pos(&self, text: &str, needle: &str, delta: usize) -> Value {
-        let off = text
-            .find(needle)
-            .unwrap_or_else(|| panic!("`{needle}` not found"))
-            + delta;
-        let idx = LineIndex::new(text);
-        let p = idx.position(text, off as u32, self.encoding);
-        json!({"line": p.line, "character": p.character})
-    }
-}
-
-fn uri(path: &Path) -> String {
-    tower_lsp_server::ls_types::Uri::from_file_path(path)
-        .unwrap()
-        .as_str()
-        .to_string()
-}
 
 /// A fresh directory for one test's workspace, removed when the test is done.
 struct Workspace(PathBuf);
@@ -426,7 +129,7 @@ fn requests_before_initialize_are_errors_and_exit_is_clean() {
     rt().block_on(async {
         let mut c = Client::start(Options::default());
         let err = c
-            .request(
+            .call(
                 "textDocument/hover",
                 json!({"textDocument": {"uri": "file:///x.c"}, "position": {"line": 0, "character": 0}}),
             )
@@ -434,12 +137,13 @@ fn requests_before_initialize_are_errors_and_exit_is_clean() {
             .unwrap_err();
         assert_eq!(err["code"], -32002, "{err}");
         let err = c
-            .request("reductio/prove", json!({"textDocument": {"uri": "file:///x.c"}, "position": {"line": 0, "character": 0}}))
+            .call("reductio/prove", json!({"textDocument": {"uri": "file:///x.c"}, "position": {"line": 0, "character": 0}}))
             .await
             .unwrap_err();
         assert_eq!(err["code"], -32002, "{err}");
         c.initialize(None, false, Value::Null).await;
-        let handle = c.shutdown().await;
+        let handle = c.handle.clone();
+        c.shutdown().await;
         assert!(handle.shut_down_cleanly());
     });
 }
@@ -510,7 +214,7 @@ fn leak_diagnostic_on_open_carries_version_code_and_trace() {
             "allocation first"
         );
         assert_eq!(related[0]["location"]["range"]["start"]["line"], 20);
-        assert_eq!(related[0]["location"]["uri"], uri(&path));
+        assert_eq!(related[0]["location"]["uri"], file_uri(&path));
         assert_eq!(
             related.last().unwrap()["message"],
             "`copy` goes out of scope"
@@ -650,7 +354,7 @@ fn cross_file_wrapper_allocator_and_editing_the_helper_file() {
         let diags = c.diagnostics_for_version(&main_path, 1).await;
         assert_eq!(diags.len(), 1, "{diags:#?}");
         let related = diags[0]["relatedInformation"].as_array().unwrap();
-        assert_eq!(related[0]["location"]["uri"], uri(&util_path), "allocated in util.c");
+        assert_eq!(related[0]["location"]["uri"], file_uri(&util_path), "allocated in util.c");
         assert!(diags[0]["message"].as_str().unwrap().contains("`buf`"));
 
         // Edit util.c in the editor so that make_buf no longer allocates: main.c updates.
@@ -662,10 +366,10 @@ fn cross_file_wrapper_allocator_and_editing_the_helper_file() {
 
         // Close util.c (back to its disk text: allocating again), then change it on disk
         // behind the editor's back: didChangeWatchedFiles brings the leak back and away.
-        c.notify("textDocument/didClose", json!({"textDocument": {"uri": uri(&util_path)}})).await;
+        c.notify("textDocument/didClose", json!({"textDocument": {"uri": file_uri(&util_path)}})).await;
         c.diagnostics_where(&main_path, |p| p["diagnostics"].as_array().is_some_and(|d| d.len() == 1)).await;
         std::fs::write(&util_path, "char *make_buf(int n)\n{\n    static char b[64];\n    return b;\n}\n").unwrap();
-        c.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri(&util_path), "type": 2}]})).await;
+        c.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": file_uri(&util_path), "type": 2}]})).await;
         c.diagnostics_where(&main_path, |p| p["diagnostics"].as_array().is_some_and(|d| d.is_empty())).await;
         c.shutdown().await;
     });
@@ -697,9 +401,9 @@ fn workspace_is_indexed_with_progress_and_closed_files_get_diagnostics() {
             })
             .await;
         assert!(p["version"].is_null());
-        let created = c.messages("window/workDoneProgress/create");
+        let created = c.notifications("window/workDoneProgress/create");
         assert!(!created.is_empty());
-        c.wait_for("indexing progress end", |m| {
+        c.expect_message("indexing progress end", |m| {
             m["method"] == "$/progress"
                 && m["params"]["value"]["kind"] == "end"
                 && m["params"]["value"]["message"]
@@ -708,7 +412,7 @@ fn workspace_is_indexed_with_progress_and_closed_files_get_diagnostics() {
         })
         .await;
         // The watcher registration went out.
-        let reg = c.messages("client/registerCapability");
+        let reg = c.notifications("client/registerCapability");
         assert_eq!(
             reg[0]["params"]["registrations"][0]["method"],
             "workspace/didChangeWatchedFiles"
@@ -721,10 +425,10 @@ fn workspace_is_indexed_with_progress_and_closed_files_get_diagnostics() {
         std::fs::create_dir_all(more.join("vendor")).unwrap();
         std::fs::write(more.join("vendor/v.c"), &leak).unwrap();
         std::fs::write(ws.join("reductio.toml"), "exclude = [\"vendor/**\"]\n").unwrap();
-        c.notify("workspace/didChangeWorkspaceFolders", json!({"event": {"added": [{"uri": uri(&more), "name": "more"}], "removed": []}})).await;
+        c.notify("workspace/didChangeWorkspaceFolders", json!({"event": {"added": [{"uri": file_uri(&more), "name": "more"}], "removed": []}})).await;
         c.diagnostics_where(&more.join("extra.c"), |p| p["diagnostics"].as_array().is_some_and(|d| !d.is_empty())).await;
         let vendored = more.join("vendor/v.c");
-        let e = c.request("reductio/prove", json!({"textDocument": {"uri": uri(&vendored)}, "position": {"line": 0, "character": 0}})).await.unwrap_err();
+        let e = c.call("reductio/prove", json!({"textDocument": {"uri": file_uri(&vendored)}, "position": {"line": 0, "character": 0}})).await.unwrap_err();
         assert_eq!(e["code"], -32602, "an excluded file is not indexed: {e}");
         c.open(&vendored, &leak).await;
         let p = c.diagnostics_where(&vendored, |p| p["version"] == 1).await;
@@ -747,10 +451,10 @@ fn hover_lists_the_verdicts_of_the_probes_there() {
         c.diagnostics_for_version(&path, 1).await;
         let hover = |needle: &'static str| {
             let pos = c.pos(&src, needle, 2);
-            let u = uri(&path);
+            let u = file_uri(&path);
             let c = &c;
             async move {
-                c.request(
+                c.call(
                     "textDocument/hover",
                     json!({"textDocument": {"uri": u}, "position": pos}),
                 )
@@ -783,7 +487,7 @@ fn prove_request_and_command_return_the_json_findings() {
         c.diagnostics_for_version(&path, 1).await;
         let pos = c.pos(&src, "row = malloc((size_t)", 0);
         let r = c
-            .request("reductio/prove", json!({"textDocument": {"uri": uri(&path)}, "position": pos}))
+            .call("reductio/prove", json!({"textDocument": {"uri": file_uri(&path)}, "position": pos}))
             .await
             .unwrap();
         let verdicts = r["verdicts"].as_array().unwrap();
@@ -801,19 +505,19 @@ fn prove_request_and_command_return_the_json_findings() {
         assert_eq!(verdicts[0]["verdict"], "leak");
 
         let via_command = c
-            .request("workspace/executeCommand", json!({"command": "reductio.proveNoLeak", "arguments": [uri(&path), pos]}))
+            .call("workspace/executeCommand", json!({"command": "reductio.proveNoLeak", "arguments": [file_uri(&path), pos]}))
             .await
             .unwrap();
         assert_eq!(via_command, r);
-        let shown = c.wait_for("showMessage", |m| m["method"] == "window/showMessage").await;
+        let shown = c.expect_message("showMessage", |m| m["method"] == "window/showMessage").await;
         assert!(shown["params"]["message"].as_str().unwrap().contains("leaks:"));
 
         // A safe assignment is proved.
         let safe = c.pos(&src, "row = NULL", 0);
-        let r = c.request("reductio/prove", json!({"textDocument": {"uri": uri(&path)}, "position": safe})).await.unwrap();
+        let r = c.call("reductio/prove", json!({"textDocument": {"uri": file_uri(&path)}, "position": safe})).await.unwrap();
         assert_eq!(r["verdicts"][0]["verdict"], "proved", "{r:#}");
         // No probe at a blank position: no verdicts, not an error.
-        let r = c.request("reductio/prove", json!({"textDocument": {"uri": uri(&path)}, "position": {"line": 1, "character": 0}})).await.unwrap();
+        let r = c.call("reductio/prove", json!({"textDocument": {"uri": file_uri(&path)}, "position": {"line": 1, "character": 0}})).await.unwrap();
         assert_eq!(r["verdicts"], json!([]));
         c.shutdown().await;
     });
@@ -831,7 +535,7 @@ fn code_actions_prove_quick_fix_and_trace() {
         let diags = c.diagnostics_for_version(&path, 1).await;
         let range = diags[0]["range"].clone();
         let actions = c
-            .request("textDocument/codeAction", json!({"textDocument": {"uri": uri(&path)}, "range": range, "context": {"diagnostics": diags}}))
+            .call("textDocument/codeAction", json!({"textDocument": {"uri": file_uri(&path)}, "range": range, "context": {"diagnostics": diags}}))
             .await
             .unwrap();
         let titles: Vec<&str> = actions.as_array().unwrap().iter().map(|a| a["title"].as_str().unwrap()).collect();
@@ -845,7 +549,7 @@ fn code_actions_prove_quick_fix_and_trace() {
 
         // `only: [quickfix]` filters the commands out.
         let only = c
-            .request("textDocument/codeAction", json!({"textDocument": {"uri": uri(&path)}, "range": range, "context": {"diagnostics": [], "only": ["quickfix"]}}))
+            .call("textDocument/codeAction", json!({"textDocument": {"uri": file_uri(&path)}, "range": range, "context": {"diagnostics": [], "only": ["quickfix"]}}))
             .await
             .unwrap();
         assert!(only.as_array().unwrap().iter().all(|a| a["kind"] == "quickfix"), "{only:#}");
@@ -853,16 +557,16 @@ fn code_actions_prove_quick_fix_and_trace() {
         // "Show leak trace" runs a command that shows the trace.
         let trace = actions.as_array().unwrap().iter().find(|a| a["title"].as_str().unwrap().starts_with("Show leak trace")).unwrap();
         let cmd = &trace["command"];
-        let r = c.request("workspace/executeCommand", json!({"command": cmd["command"], "arguments": cmd["arguments"]})).await.unwrap();
+        let r = c.call("workspace/executeCommand", json!({"command": cmd["command"], "arguments": cmd["arguments"]})).await.unwrap();
         assert_eq!(r["verdicts"][0]["verdict"], "leak");
-        let shown = c.wait_for("trace message", |m| m["method"] == "window/showMessage").await;
+        let shown = c.expect_message("trace message", |m| m["method"] == "window/showMessage").await;
         let msg = shown["params"]["message"].as_str().unwrap();
         assert!(msg.contains("1. line 21: allocated by `malloc`"), "{msg}");
 
         // "Prove no leak here" is offered on any statement, even without a probe.
         let stmt = c.pos(&src, "sum = (sum * 31", 0);
         let actions = c
-            .request("textDocument/codeAction", json!({"textDocument": {"uri": uri(&path)}, "range": {"start": stmt, "end": stmt}, "context": {"diagnostics": []}}))
+            .call("textDocument/codeAction", json!({"textDocument": {"uri": file_uri(&path)}, "range": {"start": stmt, "end": stmt}, "context": {"diagnostics": []}}))
             .await
             .unwrap();
         let titles: Vec<&str> = actions.as_array().unwrap().iter().map(|a| a["title"].as_str().unwrap()).collect();
@@ -884,7 +588,7 @@ async fn quick_fix_round_trip(fixture_name: &str, utf8: bool) -> String {
     assert!(!diags.is_empty(), "{fixture_name}: no leak to fix");
     let d = &diags[0];
     let actions = c
-        .request("textDocument/codeAction", json!({"textDocument": {"uri": uri(&path)}, "range": d["range"], "context": {"diagnostics": [d]}}))
+        .call("textDocument/codeAction", json!({"textDocument": {"uri": file_uri(&path)}, "range": d["range"], "context": {"diagnostics": [d]}}))
         .await
         .unwrap();
     let fix = actions
@@ -961,7 +665,7 @@ fn goto_style_quick_fix_jumps_to_the_cleanup_label() {
         let diags = c.diagnostics_for_version(&path, 1).await;
         assert_eq!(diags.len(), 1, "{diags:#?}");
         let actions = c
-            .request("textDocument/codeAction", json!({"textDocument": {"uri": uri(&path)}, "range": diags[0]["range"], "context": {"diagnostics": diags}}))
+            .call("textDocument/codeAction", json!({"textDocument": {"uri": file_uri(&path)}, "range": diags[0]["range"], "context": {"diagnostics": diags}}))
             .await
             .unwrap();
         let fix = actions.as_array().unwrap().iter().find(|a| a["isPreferred"] == true).unwrap();
@@ -990,17 +694,17 @@ fn configuration_from_toml_init_options_and_did_change_configuration() {
         c.notify("workspace/didChangeConfiguration", json!({"settings": {"reductio": {"allocators": []}}})).await;
         c.diagnostics_where(&path, |p| p["diagnostics"].as_array().is_some_and(|d| d.is_empty())).await;
         // Pulled with workspace/configuration when the notification carries nothing.
-        *c.settings.lock().unwrap() = json!({"allocators": ["pool_get"]});
+        c.set_configuration(json!({"allocators": ["pool_get"]}));
         c.notify("workspace/didChangeConfiguration", json!({"settings": null})).await;
         c.diagnostics_where(&path, |p| p["diagnostics"].as_array().is_some_and(|d| d.len() == 1)).await;
         // A bad setting is reported and ignored.
         c.notify("workspace/didChangeConfiguration", json!({"settings": {"reductio": {"chekOn": "save"}}})).await;
-        let m = c.wait_for("error message", |m| m["method"] == "window/showMessage").await;
+        let m = c.expect_message("error message", |m| m["method"] == "window/showMessage").await;
         assert!(m["params"]["message"].as_str().unwrap().contains("chekOn") || m["params"]["message"].as_str().unwrap().contains("chek-on"), "{m}");
         // Back to the file alone; then the file changes on disk: re-checked.
         c.notify("workspace/didChangeConfiguration", json!({"settings": {"reductio": {}}})).await;
         std::fs::write(ws.join("reductio.toml"), "allocators = []\n").unwrap();
-        c.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri(&ws.join("reductio.toml")), "type": 2}]})).await;
+        c.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": file_uri(&ws.join("reductio.toml")), "type": 2}]})).await;
         c.diagnostics_where(&path, |p| p["diagnostics"].as_array().is_some_and(|d| d.is_empty())).await;
         c.shutdown().await;
 
@@ -1009,7 +713,7 @@ fn configuration_from_toml_init_options_and_did_change_configuration() {
         c.initialize(Some(ws.as_path()), false, json!({"budget": {"transfers": 1}, "allocators": ["pool_get"]})).await;
         c.open(&path, src).await;
         assert!(c.diagnostics_for_version(&path, 1).await.is_empty());
-        let r = c.request("reductio/prove", json!({"textDocument": {"uri": uri(&path)}, "position": c.pos(src, "return 0;", 0)})).await.unwrap();
+        let r = c.call("reductio/prove", json!({"textDocument": {"uri": file_uri(&path)}, "position": c.pos(src, "return 0;", 0)})).await.unwrap();
         assert_eq!(r["verdicts"][0]["reason"], "budget", "{r:#}");
         c.shutdown().await;
     });
@@ -1040,11 +744,11 @@ fn utf8_and_utf16_positions_both_round_trip() {
             end["character"] = json!(one["character"].as_u64().unwrap() + 1);
             c.change(&path, 2, json!([{"range": {"start": one, "end": end}, "text": "2"}])).await;
             let text = src.replace("return 1;", "return 2;");
-            let r = c.request("reductio/prove", json!({"textDocument": {"uri": uri(&path)}, "position": c.pos(&text, "return 2;", 0)})).await.unwrap();
+            let r = c.call("reductio/prove", json!({"textDocument": {"uri": file_uri(&path)}, "position": c.pos(&text, "return 2;", 0)})).await.unwrap();
             assert_eq!(r["verdicts"][0]["verdict"], "leak", "{r:#}");
             assert_eq!(r["verdicts"][0]["column"], byte_col + 1, "JSON columns stay 1-based bytes");
             // The hover range comes back in the client's units too.
-            let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri(&path)}, "position": c.pos(&text, "return 2;", 3)})).await.unwrap();
+            let h = c.call("textDocument/hover", json!({"textDocument": {"uri": file_uri(&path)}, "position": c.pos(&text, "return 2;", 3)})).await.unwrap();
             assert_eq!(h["range"]["start"]["character"], expected);
             c.shutdown().await;
         });
@@ -1066,56 +770,56 @@ fn bad_requests_get_errors_and_the_server_keeps_serving() {
         let at = |u: String, line: u32, ch: u32| json!({"textDocument": {"uri": u}, "position": {"line": line, "character": ch}});
 
         // Unknown URI.
-        let e = c.request("textDocument/hover", at("file:///nowhere/x.c".into(), 0, 0)).await.unwrap_err();
+        let e = c.call("textDocument/hover", at("file:///nowhere/x.c".into(), 0, 0)).await.unwrap_err();
         assert_eq!(e["code"], -32602, "{e}");
-        let e = c.request("reductio/prove", at("untitled:Untitled-9".into(), 0, 0)).await.unwrap_err();
+        let e = c.call("reductio/prove", at("untitled:Untitled-9".into(), 0, 0)).await.unwrap_err();
         assert_eq!(e["code"], -32602, "{e}");
         // Position past the end of the document.
-        let e = c.request("textDocument/hover", at(uri(&path), 10_000, 0)).await.unwrap_err();
+        let e = c.call("textDocument/hover", at(file_uri(&path), 10_000, 0)).await.unwrap_err();
         assert!(e["message"].as_str().unwrap().contains("past the end"), "{e}");
-        let e = c.request("textDocument/codeAction", json!({"textDocument": {"uri": uri(&path)}, "range": {"start": {"line": 5000, "character": 0}, "end": {"line": 5001, "character": 0}}, "context": {"diagnostics": []}})).await.unwrap_err();
+        let e = c.call("textDocument/codeAction", json!({"textDocument": {"uri": file_uri(&path)}, "range": {"start": {"line": 5000, "character": 0}, "end": {"line": 5001, "character": 0}}, "context": {"diagnostics": []}})).await.unwrap_err();
         assert_eq!(e["code"], -32602, "{e}");
         // A character past the end of a line is the line's end: not an error.
-        c.request("textDocument/hover", at(uri(&path), 0, 10_000)).await.unwrap();
+        c.call("textDocument/hover", at(file_uri(&path), 0, 10_000)).await.unwrap();
         // Bad command arguments, unknown command.
-        let e = c.request("workspace/executeCommand", json!({"command": "reductio.proveNoLeak", "arguments": [42]})).await.unwrap_err();
+        let e = c.call("workspace/executeCommand", json!({"command": "reductio.proveNoLeak", "arguments": [42]})).await.unwrap_err();
         assert_eq!(e["code"], -32602, "{e}");
-        let e = c.request("workspace/executeCommand", json!({"command": "rm -rf", "arguments": []})).await.unwrap_err();
+        let e = c.call("workspace/executeCommand", json!({"command": "rm -rf", "arguments": []})).await.unwrap_err();
         assert_eq!(e["code"], -32602, "{e}");
         // Malformed custom request params.
-        let e = c.request("reductio/prove", json!({"position": 3})).await.unwrap_err();
+        let e = c.call("reductio/prove", json!({"position": 3})).await.unwrap_err();
         assert_eq!(e["code"], -32602, "{e}");
 
         // Malformed messages are skipped; the session goes on.
         c.raw(b"Content-Length: 9\r\n\r\n{not json").await;
         c.raw(b"Content-Length: 7\r\n\r\n[1,2,3]").await;
         c.raw(b"X-Nonsense: 1\r\n\r\n").await;
-        c.request("textDocument/hover", at(uri(&path), 0, 0)).await.unwrap();
+        c.call("textDocument/hover", at(file_uri(&path), 0, 0)).await.unwrap();
 
         // An edit against an old version is rejected (and logged); the text stays as it was.
         c.change(&path, 1, json!([{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 40, "character": 0}}, "text": ""}])).await;
-        let log = c.wait_for("logMessage", |m| m["method"] == "window/logMessage" && m["params"]["message"].as_str().is_some_and(|s| s.contains("already at version 1"))).await;
+        let log = c.expect_message("logMessage", |m| m["method"] == "window/logMessage" && m["params"]["message"].as_str().is_some_and(|s| s.contains("already at version 1"))).await;
         assert_eq!(log["params"]["type"], 1);
         // Edits for a document that is not open, and an inverted range.
         c.change(&ws.join("ghost.c"), 2, json!([{"text": "int x;"}])).await;
-        c.wait_for("not open", |m| m["params"]["message"].as_str().is_some_and(|s| s.contains("not open"))).await;
+        c.expect_message("not open", |m| m["params"]["message"].as_str().is_some_and(|s| s.contains("not open"))).await;
         c.change(&path, 2, json!([{"range": {"start": {"line": 3, "character": 0}, "end": {"line": 1, "character": 0}}, "text": "x"}])).await;
-        c.wait_for("inverted", |m| m["params"]["message"].as_str().is_some_and(|s| s.contains("is after its end"))).await;
+        c.expect_message("inverted", |m| m["params"]["message"].as_str().is_some_and(|s| s.contains("is after its end"))).await;
         // Edits past the end are clamped, like every editor expects.
         c.change(&path, 3, json!([{"range": {"start": {"line": 900, "character": 0}, "end": {"line": 900, "character": 5}}, "text": "\n/* tail */\n"}])).await;
         c.save(&path).await;
         let diags = c.diagnostics_for_version(&path, 3).await;
         assert_eq!(diags.len(), 1, "the document is intact: {diags:#?}");
-        let r = c.request("reductio/prove", json!({"textDocument": {"uri": uri(&path)}, "position": c.pos(&src, "return -1;                              // expect", 0)})).await.unwrap();
+        let r = c.call("reductio/prove", json!({"textDocument": {"uri": file_uri(&path)}, "position": c.pos(&src, "return -1;                              // expect", 0)})).await.unwrap();
         assert!(r["verdicts"].as_array().unwrap().iter().any(|v| v["verdict"] == "leak"));
         // An untitled buffer is analysed like any other.
         let untitled = "untitled:Untitled-1";
         c.notify("textDocument/didOpen", json!({"textDocument": {"uri": untitled, "languageId": "c", "version": 1, "text": "#include <stdlib.h>\nvoid f(void) { char *p = malloc(1); p = 0; }\n"}})).await;
-        c.wait_for("untitled diagnostics", |m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == untitled && m["params"]["diagnostics"].as_array().is_some_and(|d| d.len() == 1)).await;
+        c.expect_message("untitled diagnostics", |m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == untitled && m["params"]["diagnostics"].as_array().is_some_and(|d| d.len() == 1)).await;
         // Closing it takes it out of the workspace and clears its diagnostics.
         c.notify("textDocument/didClose", json!({"textDocument": {"uri": untitled}})).await;
-        c.wait_for("untitled cleared", |m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == untitled && m["params"]["diagnostics"] == json!([])).await;
-        let e = c.request("textDocument/hover", at(untitled.into(), 1, 0)).await.unwrap_err();
+        c.expect_message("untitled cleared", |m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == untitled && m["params"]["diagnostics"] == json!([])).await;
+        let e = c.call("textDocument/hover", at(untitled.into(), 1, 0)).await.unwrap_err();
         assert_eq!(e["code"], -32602, "{e}");
         c.shutdown().await;
     });
@@ -1134,13 +838,13 @@ fn a_panic_inside_a_probe_is_an_unproved_verdict_not_a_crash() {
         // main's leak does not depend on callers: still found.
         let diags = c.diagnostics_for_version(&path, 1).await;
         assert_eq!(diags.len(), 1, "{diags:#?}");
-        let r = c.request("reductio/prove", json!({"textDocument": {"uri": uri(&path)}, "position": c.pos(src, "q = 0", 0)})).await.unwrap();
+        let r = c.call("reductio/prove", json!({"textDocument": {"uri": file_uri(&path)}, "position": c.pos(src, "q = 0", 0)})).await.unwrap();
         let v = &r["verdicts"][0];
         assert_eq!(v["verdict"], "unproved", "{r:#}");
         assert_eq!(v["reason"], "internal-error", "{r:#}");
         assert!(v["message"].as_str().unwrap().contains("internal error"), "{r:#}");
         // Still serving.
-        let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri(&path)}, "position": c.pos(src, "return 0;", 0)})).await.unwrap();
+        let h = c.call("textDocument/hover", json!({"textDocument": {"uri": file_uri(&path)}, "position": c.pos(src, "return 0;", 0)})).await.unwrap();
         assert!(h["contents"]["value"].as_str().unwrap().contains("leaks"));
         c.shutdown().await;
     });

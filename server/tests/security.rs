@@ -10,15 +10,12 @@
 //! unique name, points symbolic links and `..` paths at it, and checks that the server never
 //! parses it (the database's `parse <file>` log) nor publishes diagnostics for it.
 
-#[path = "../fuzz/src/targets.rs"]
-#[allow(dead_code)]
-mod targets;
-
 use reductio::lsp::Options;
+use reductio::testing::framing::frame;
+use reductio::testing::lsp_client::{Client, file_uri};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use targets::{Client, file_uri};
 
 const LEAK: &str = "#include <stdlib.h>\nvoid f(void)\n{\n    char *p = malloc(4);\n}\n";
 
@@ -398,8 +395,7 @@ fn reductio_serve_under_strace_runs_nothing_and_opens_no_socket() {
                     std::thread::sleep(Duration::from_millis(50));
                 }
             }
-            let body = m.to_string();
-            let _ = write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len());
+            let _ = stdin.write_all(&frame(m));
             let _ = stdin.flush();
             if m["method"] == "textDocument/didOpen" {
                 // Let indexing and the first checks run.

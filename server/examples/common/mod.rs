@@ -1,7 +1,10 @@
-//! What the benchmark examples share (`mod common;` in each): percentiles, and the choice of
+//! What the benchmark examples share (`mod common;` in each): percentiles, the choice of
 //! the function an editor benchmark edits, so that `bench_lsp` (through the server) and
-//! `bench_edit` (in process) edit the same place.
+//! `bench_edit` (in process) edit the same place, and [`stdio_client`], the LSP client that
+//! drives `reductio serve` over stdio (`bench_lsp`, `lsp_latency`).
 #![allow(dead_code)] // each example uses a part
+
+pub mod stdio_client;
 
 use reductio::db::{self, Database, Db};
 use std::path::Path;

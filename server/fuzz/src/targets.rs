@@ -8,7 +8,8 @@
 //! - [`lsp_session`]: arbitrary bytes decoded as a session of LSP messages (open, incremental
 //!   and full changes, hover, `reductio/prove`, code actions, commands, save, close,
 //!   configuration, watched files, malformed frames) against the server in-process. Every
-//!   request must be answered within [`REPLY_LIMIT`] without an internal error, and the server
+//!   request must be answered within
+//!   [`REPLY_LIMIT`](reductio::testing::lsp_client::REPLY_LIMIT) without an internal error, and the server
 //!   must shut down cleanly at the end.
 //!
 //! A panic anywhere (including one the server catches and turns into an error reply) is a
@@ -18,21 +19,18 @@
 use reductio::config::Config;
 use reductio::db::{self, Database, Db, Finding};
 use reductio::ir::{Notation, write_function_with};
-use reductio::lsp::{self, Options};
+use reductio::lsp::Options;
 use reductio::report::{self, Summary};
 use serde_json::{Value, json};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
+
+/// The in-process LSP client the sessions (and `tests/security.rs`, `tests/stress.rs`) use.
+pub use reductio::testing::lsp_client::{Client, SessionReport, file_uri};
 
 /// The stack the CLI's and the server's analysis threads get.
 const ANALYSIS_STACK: usize = 32 << 20;
-
-/// How long a request may take before the session counts as hung.
-pub const REPLY_LIMIT: Duration = Duration::from_secs(20);
 
 /// Most operations decoded from one input (longer inputs are cut: libFuzzer's `-max_len`
 /// bounds them anyway).
@@ -76,7 +74,7 @@ fn c_file_on_this_thread(data: &[u8]) {
     let findings = db::file_findings(db, file);
     let lines = text.split('\n').count() as u32;
     for f in findings.iter() {
-        check_placed(f, lines);
+        check_placed(f, lines, text.len());
     }
     let mut summary = Summary {
         files: 1,
@@ -95,18 +93,25 @@ fn c_file_on_this_thread(data: &[u8]) {
     let _ = report::text_report(&all, &summary, &sources, false);
 }
 
-/// A finding (and its trace and allocation path) must point inside the file.
-fn check_placed(f: &Finding, lines: u32) {
-    let ok = |line: u32, end_line: u32| line >= 1 && line <= end_line && end_line <= lines;
+/// A finding (and its trace and allocation path) must point inside the file, in lines and in
+/// bytes.
+fn check_placed(f: &Finding, lines: u32, len: usize) {
+    let ok = |l: &reductio::db::SourceLoc| {
+        l.line >= 1
+            && l.line <= l.end_line
+            && l.end_line <= lines
+            && l.range.start <= l.range.end
+            && l.range.end as usize <= len
+    };
     assert!(
-        ok(f.loc.line, f.loc.end_line),
+        ok(&f.loc),
         "finding outside the file ({lines} lines): {f:?}"
     );
     for s in &f.trace {
-        assert!(ok(s.loc.line, s.loc.end_line), "trace step outside: {f:?}");
+        assert!(ok(&s.loc), "trace step outside: {f:?}");
     }
     for a in &f.allocation {
-        assert!(ok(a.line, a.end_line), "allocation outside: {f:?}");
+        assert!(ok(a), "allocation outside: {f:?}");
     }
 }
 
@@ -207,13 +212,6 @@ const SNIPPETS: &[&str] = &[
     "\u{0}",
 ];
 
-/// What the fuzzed session found wrong (besides panics, which abort under libFuzzer).
-#[derive(Debug, Default)]
-pub struct SessionReport {
-    pub requests: usize,
-    pub internal_errors: Vec<String>,
-}
-
 /// Runs `data` as an LSP session against an in-process server. Panics on a hang, an internal
 /// error reply, or a server that does not exit after `shutdown` + `exit`.
 pub fn lsp_session(data: &[u8]) {
@@ -267,213 +265,6 @@ fn workspace_dir() -> &'static Path {
     })
 }
 
-type Pending = Arc<Mutex<HashMap<i64, tokio::sync::oneshot::Sender<Value>>>>;
-type Writer = Arc<tokio::sync::Mutex<tokio::io::WriteHalf<DuplexStream>>>;
-
-/// A small LSP client driving an in-process server over in-memory pipes. It answers the
-/// server's own requests like an accommodating editor and keeps every notification.
-pub struct Client {
-    writer: Writer,
-    pending: Pending,
-    next_id: AtomicI64,
-    inbox: Arc<Mutex<Vec<Value>>>,
-    arrived: Arc<tokio::sync::Notify>,
-    /// Whether the server's own requests get a reply (an editor that has gone does not reply).
-    answering: Arc<std::sync::atomic::AtomicBool>,
-    server: tokio::task::JoinHandle<()>,
-    reader: tokio::task::JoinHandle<()>,
-    pub handle: lsp::Handle,
-    pub report: SessionReport,
-}
-
-impl Client {
-    /// Starts a server (call inside the runtime).
-    pub fn start(options: Options) -> Client {
-        let (client_end, server_end) = tokio::io::duplex(1 << 20);
-        let (server_read, server_write) = tokio::io::split(server_end);
-        let (client_read, client_write) = tokio::io::split(client_end);
-        let (handle, serving) = lsp::server(server_read, server_write, options);
-        let server = tokio::spawn(serving);
-        let writer: Writer = Arc::new(tokio::sync::Mutex::new(client_write));
-        let pending: Pending = Arc::default();
-        let inbox: Arc<Mutex<Vec<Value>>> = Arc::default();
-        let arrived = Arc::new(tokio::sync::Notify::new());
-        let answering = Arc::new(std::sync::atomic::AtomicBool::new(true));
-        let reader = {
-            let (writer, pending, inbox, arrived, answering) = (
-                writer.clone(),
-                pending.clone(),
-                inbox.clone(),
-                arrived.clone(),
-                answering.clone(),
-            );
-            tokio::spawn(async move {
-                let mut r = BufReader::new(client_read);
-                while let Some(msg) = read_message(&mut r).await {
-                    let method = msg.get("method").and_then(Value::as_str).map(String::from);
-                    match (method, msg.get("id").cloned()) {
-                        (None, Some(id)) => {
-                            let tx = id.as_i64().and_then(|id| pending.lock().ok()?.remove(&id));
-                            if let Some(tx) = tx {
-                                let _ = tx.send(msg);
-                            }
-                        }
-                        (Some(method), Some(id)) => {
-                            if let Ok(mut inbox) = inbox.lock() {
-                                inbox.push(msg.clone());
-                            }
-                            if !answering.load(Ordering::SeqCst) {
-                                arrived.notify_waiters();
-                                continue;
-                            }
-                            let result = match method.as_str() {
-                                "workspace/configuration" => json!([{"checkOn": "change"}]),
-                                "workspace/applyEdit" => json!({"applied": true}),
-                                _ => Value::Null,
-                            };
-                            let reply = json!({"jsonrpc": "2.0", "id": id, "result": result});
-                            let _ = write_message(&mut *writer.lock().await, &reply).await;
-                        }
-                        (Some(_), None) => {
-                            if let Ok(mut inbox) = inbox.lock() {
-                                inbox.push(msg);
-                            }
-                        }
-                        (None, None) => {}
-                    }
-                    arrived.notify_waiters();
-                }
-            })
-        };
-        Client {
-            writer,
-            pending,
-            next_id: AtomicI64::new(1),
-            inbox,
-            arrived,
-            answering,
-            server,
-            reader,
-            handle,
-            report: SessionReport::default(),
-        }
-    }
-
-    /// `initialize` (with `root` as the only workspace folder) and `initialized`.
-    pub async fn initialize(&mut self, root: Option<&Path>, utf8: bool, options: Value) -> Value {
-        let mut caps = json!({
-            "window": {"workDoneProgress": true},
-            "workspace": {"configuration": true, "workspaceEdit": {"documentChanges": true},
-                          "didChangeWatchedFiles": {"dynamicRegistration": true}}
-        });
-        if utf8 {
-            caps["general"] = json!({"positionEncodings": ["utf-8"]});
-        }
-        let folders = match root {
-            Some(r) => json!([{"uri": file_uri(r), "name": "ws"}]),
-            None => Value::Null,
-        };
-        let reply = self
-            .request(
-                "initialize",
-                json!({"processId": null, "capabilities": caps, "workspaceFolders": folders,
-                       "initializationOptions": options}),
-            )
-            .await;
-        self.notify("initialized", json!({})).await;
-        reply.map(|r| r["result"].clone()).unwrap_or(Value::Null)
-    }
-
-    /// Whether to answer the server's requests from now on (the default is to answer).
-    pub fn answer_server_requests(&self, on: bool) {
-        self.answering.store(on, Ordering::SeqCst);
-    }
-
-    pub async fn notify(&mut self, method: &str, params: Value) {
-        let msg = json!({"jsonrpc": "2.0", "method": method, "params": params});
-        let _ = write_message(&mut *self.writer.lock().await, &msg).await;
-    }
-
-    /// Writes raw bytes to the server's input.
-    pub async fn raw(&mut self, bytes: &[u8]) {
-        let mut w = self.writer.lock().await;
-        let _ = w.write_all(bytes).await;
-        let _ = w.flush().await;
-    }
-
-    /// Sends a request and waits for the whole reply (`None` if the server went away).
-    /// Panics when no reply comes within [`REPLY_LIMIT`]; records internal errors.
-    pub async fn request(&mut self, method: &str, params: Value) -> Option<Value> {
-        let id = self.next_id.fetch_add(1, Ordering::SeqCst);
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        if let Ok(mut p) = self.pending.lock() {
-            p.insert(id, tx);
-        }
-        let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        let _ = write_message(&mut *self.writer.lock().await, &msg).await;
-        self.report.requests += 1;
-        let reply = match tokio::time::timeout(REPLY_LIMIT, rx).await {
-            Ok(reply) => reply.ok(),
-            Err(_) => panic!("no reply to `{method}` within {REPLY_LIMIT:?}"),
-        };
-        if let Some(err) = reply.as_ref().and_then(|r| r.get("error")) {
-            // -32603 is InternalError: a handler panicked or failed unexpectedly.
-            if err["code"] == -32603 {
-                self.report
-                    .internal_errors
-                    .push(format!("{method}: {}", err["message"]));
-            }
-        }
-        reply
-    }
-
-    /// Notifications (and requests from the server) received so far with this method.
-    pub fn notifications(&self, method: &str) -> Vec<Value> {
-        self.inbox
-            .lock()
-            .map(|i| {
-                i.iter()
-                    .filter(|m| m["method"] == method)
-                    .cloned()
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    /// Waits until a notification satisfies `pred`; `None` after `limit`.
-    pub async fn wait_for(&self, limit: Duration, pred: impl Fn(&Value) -> bool) -> Option<Value> {
-        let deadline = tokio::time::Instant::now() + limit;
-        loop {
-            let notified = self.arrived.notified();
-            if let Some(v) = self
-                .inbox
-                .lock()
-                .ok()
-                .and_then(|i| i.iter().rev().find(|m| pred(m)).cloned())
-            {
-                return Some(v);
-            }
-            if tokio::time::timeout_at(deadline, notified).await.is_err() {
-                return None;
-            }
-        }
-    }
-
-    /// `shutdown` + `exit`; panics if the server does not stop.
-    pub async fn shutdown(mut self) -> SessionReport {
-        self.request("shutdown", Value::Null).await;
-        self.notify("exit", Value::Null).await;
-        if tokio::time::timeout(REPLY_LIMIT, &mut self.server)
-            .await
-            .is_err()
-        {
-            panic!("the server did not exit after shutdown + exit");
-        }
-        self.reader.abort();
-        self.report
-    }
-}
-
 /// A fuzzed session: a [`Client`] and the versions of its four document slots.
 struct Session {
     client: Client,
@@ -485,6 +276,8 @@ impl Session {
         let mut input = Input { data };
         let utf8 = input.byte() & 1 == 1;
         let mut client = Client::start(Options::default());
+        // A pulled configuration turns on checking as you type.
+        client.set_configuration(json!({"checkOn": "change"}));
         client
             .initialize(
                 Some(workspace_dir()),
@@ -686,37 +479,4 @@ impl Session {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
     }
-}
-
-/// A `file:` URI for an absolute path.
-pub fn file_uri(path: &Path) -> String {
-    format!("file://{}", path.display())
-}
-
-async fn write_message(w: &mut tokio::io::WriteHalf<DuplexStream>, msg: &Value) -> Option<()> {
-    let body = serde_json::to_vec(msg).ok()?;
-    let header = format!("Content-Length: {}\r\n\r\n", body.len());
-    w.write_all(header.as_bytes()).await.ok()?;
-    w.write_all(&body).await.ok()?;
-    w.flush().await.ok()
-}
-
-async fn read_message<R: tokio::io::AsyncBufRead + Unpin>(r: &mut R) -> Option<Value> {
-    let mut len = None;
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).await.ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length:") {
-            len = v.trim().parse::<usize>().ok();
-        }
-    }
-    let mut body = vec![0; len?];
-    r.read_exact(&mut body).await.ok()?;
-    serde_json::from_slice(&body).ok()
 }

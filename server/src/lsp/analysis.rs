@@ -3,9 +3,9 @@
 //! position), LSP values out; everything the analysis knows comes from `db` queries.
 
 use super::convert::{self, path_to_uri};
-use super::fix::{self, LeakSite};
 use crate::db::{self, Database, Db, Finding, SourceFile, SourceLoc, VerdictKind};
-use crate::syntax::{LineIndex, PositionEncoding, TextRange};
+use crate::fix::{self, LeakSite};
+use crate::syntax::{PositionEncoding, TextRange};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -64,13 +64,7 @@ impl<'a> Texts<'a> {
         let file = *self.by_path.get(&loc.file)?;
         let d: &dyn Db = self.db;
         let index = db::line_index(d, file);
-        Some(convert::span_range(
-            file.text(d),
-            &index,
-            (loc.line, loc.column),
-            (loc.end_line, loc.end_column),
-            enc,
-        ))
+        Some(convert::text_range(file.text(d), &index, loc.range, enc))
     }
 }
 
@@ -273,7 +267,7 @@ pub fn code_actions(
     let texts = Texts::new(db);
     let tree = db::parsed(d, ctx.file);
     for f in findings.iter().filter(|f| f.verdict == VerdictKind::Leak) {
-        let fr = finding_range(&index, &f.loc);
+        let fr = f.loc.range;
         // Overlap, or touch: a cursor at either end of the diagnostic counts.
         if fr.end < start || end < fr.start {
             continue;
@@ -348,12 +342,6 @@ fn workspace_edit(ctx: &FileCtx, edits: Vec<TextEdit>, support: EditSupport) -> 
             ..Default::default()
         }
     }
-}
-
-fn finding_range(index: &LineIndex, loc: &SourceLoc) -> TextRange {
-    let start = convert::offset_of_line_col(index, loc.line, loc.column);
-    let end = convert::offset_of_line_col(index, loc.end_line, loc.end_column);
-    TextRange::new(start, end.max(start))
 }
 
 /// The leaks at a position, for "Show leak trace".

@@ -1,7 +1,7 @@
 //! Conversions between LSP values (URIs, positions in the negotiated encoding) and the
-//! analysis' values (paths, byte offsets, 1-based byte line/columns).
+//! analysis' values (paths, byte offsets).
 
-use crate::syntax::{LineCol, LineIndex, Position, PositionEncoding};
+use crate::syntax::{LineIndex, Position, PositionEncoding, TextRange};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use tower_lsp_server::ls_types::{self as lsp, PositionEncodingKind, Uri};
@@ -94,31 +94,14 @@ pub fn range(
     )
 }
 
-/// Byte offset of a 1-based line and 1-based byte column (the analysis' locations).
-pub fn offset_of_line_col(index: &LineIndex, line: u32, column: u32) -> u32 {
-    let lc = LineCol {
-        line: line.saturating_sub(1),
-        col: column.saturating_sub(1),
-    };
-    // A line past the end (a stale location) clamps to the end of the text.
-    index.offset(lc).unwrap_or_else(|| {
-        index
-            .line_start(index.line_count().saturating_sub(1))
-            .unwrap_or(0)
-    })
-}
-
-/// LSP range of a 1-based (line, column)–(end line, end column) span in bytes.
-pub fn span_range(
+/// LSP range of a byte range of `text` (a finding's [`crate::db::SourceLoc::range`]).
+pub fn text_range(
     text: &str,
     index: &LineIndex,
-    (line, column): (u32, u32),
-    (end_line, end_column): (u32, u32),
+    r: TextRange,
     enc: PositionEncoding,
 ) -> lsp::Range {
-    let start = offset_of_line_col(index, line, column);
-    let end = offset_of_line_col(index, end_line, end_column);
-    range(text, index, start, end, enc)
+    range(text, index, r.start, r.end, enc)
 }
 
 #[cfg(test)]

@@ -1,21 +1,36 @@
 //! The language server (`reductio serve`): tower-lsp-server on tokio, over the salsa database.
 //!
 //! - [`world`]: the database (single writer handle), open documents (`dashmap`) and the file set;
-//!   every input change goes through it and bumps a revision.
-//! - [`server`]: the `LanguageServer` implementation: sync, background checks, requests.
+//!   every input change goes through it (and the `db` setters) and bumps a revision.
+//! - [`session`]: the state every handler shares (client, world, thread pool, negotiated
+//!   capabilities, folders, settings).
+//! - [`server`]: the `LanguageServer` implementation, dispatching to [`handlers`] (one file per
+//!   request or notification group).
+//! - [`jobs`]: analysis jobs on database snapshots off the async runtime (cancellation, panics,
+//!   request retries); [`background`]: background checking and publishing diagnostics.
+//! - [`workspace`]: what the server may read, indexing, `reductio.toml` and the client's
+//!   settings, file watchers, start-up; [`progress`]: `$/progress`; [`logging`]: stderr logs
+//!   and messages to the client.
 //! - [`analysis`]: features computed on a snapshot (diagnostics, hover, code actions, prove),
-//!   plain data in and LSP values out, calling only `db` queries.
-//! - [`fix`]: quick fixes as text edits, testable on C text alone.
-//! - [`convert`], [`settings`]: positions/URIs, and the editor's settings.
+//!   plain data in and LSP values out, calling only `db` queries; quick fixes come from
+//!   [`crate::fix`] as byte-range edits.
+//! - [`convert`], [`settings`]: positions/URIs, and the editor's settings; [`transport`]: the
+//!   guard in front of tower-lsp's input framing.
 //!
 //! The LSP surface is fixed in DESIGN.md ("External interfaces"); README.md lists it.
 
 mod analysis;
+mod background;
 mod convert;
-pub mod fix;
+mod handlers;
+mod jobs;
+mod logging;
+mod progress;
 mod server;
+mod session;
 mod settings;
 mod transport;
+mod workspace;
 mod world;
 
 pub use server::{Backend, ProveParams};
@@ -42,19 +57,19 @@ pub struct Options {
 /// A view into a running server, for tests and for the exit code.
 #[derive(Clone)]
 pub struct Handle {
-    inner: Arc<server::Inner>,
+    session: Arc<session::Session>,
 }
 
 impl Handle {
     /// Query executions since the last call (with [`Options::execution_log`]), as
     /// `execute <query>(<key>)`, plus the database's own `lower <fn>` / `parse <file>` records.
     pub fn take_execution_log(&self) -> Vec<String> {
-        self.inner.world.take_log()
+        self.session.world.take_log()
     }
 
     /// Whether the client sent `shutdown` (LSP: exit code 0 after `shutdown`, else 1).
     pub fn shut_down_cleanly(&self) -> bool {
-        self.inner.shutdown.load(Ordering::SeqCst)
+        self.session.shutdown.load(Ordering::SeqCst)
     }
 }
 
@@ -75,8 +90,8 @@ pub fn service(options: Options) -> (LspService<Backend>, ClientSocket, Handle) 
         } else {
             Database::new(Config::default())
         };
-        let (backend, inner) = Backend::new(client, db);
-        handle = Some(Handle { inner });
+        let (backend, session) = Backend::new(client, db);
+        handle = Some(Handle { session });
         backend
     })
     .custom_method("reductio/prove", Backend::prove)
@@ -128,7 +143,7 @@ where
 /// `reductio serve`: LSP on stdin/stdout, logs on stderr (`REDUCTIO_LOG=debug` for more).
 /// Returns whether the client shut the server down cleanly.
 pub async fn serve_stdio() -> bool {
-    init_logging();
+    logging::init_logging();
     tracing::info!(
         "reductio {} language server starting",
         env!("CARGO_PKG_VERSION")
@@ -136,36 +151,4 @@ pub async fn serve_stdio() -> bool {
     let (handle, serving) = server(tokio::io::stdin(), tokio::io::stdout(), Options::default());
     serving.await;
     handle.shut_down_cleanly()
-}
-
-/// Logs go to stderr: stdout carries the protocol. `REDUCTIO_LOG` sets the
-/// level of reductio's own events; other crates (salsa logs every query it
-/// executes at `info`) stay at `warn` unless `debug` or `trace` is asked for.
-fn init_logging() {
-    use tracing_subscriber::filter::Targets;
-    use tracing_subscriber::layer::SubscriberExt;
-    use tracing_subscriber::util::SubscriberInitExt;
-    let level = match std::env::var("REDUCTIO_LOG").as_deref() {
-        Ok("trace") => tracing::Level::TRACE,
-        Ok("debug") => tracing::Level::DEBUG,
-        Ok("warn") => tracing::Level::WARN,
-        Ok("error") => tracing::Level::ERROR,
-        _ => tracing::Level::INFO,
-    };
-    let others = if level >= tracing::Level::DEBUG {
-        level
-    } else {
-        level.min(tracing::Level::WARN)
-    };
-    let filter = Targets::new()
-        .with_default(others)
-        .with_target("reductio", level);
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_max_level(tracing::Level::TRACE)
-        .with_ansi(false)
-        .with_thread_names(true)
-        .finish()
-        .with(filter)
-        .try_init();
 }

@@ -11,10 +11,9 @@
 use super::analysis::FileCtx;
 use super::convert::{path_to_uri, uri_to_path};
 use crate::config::Config;
-use crate::db::{Database, Db, SourceFile};
+use crate::db::{Database, SourceFile};
 use crate::syntax::{Document, PositionEncoding, SyntaxTree, TextChange};
 use dashmap::{DashMap, DashSet};
-use salsa::Setter;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -135,12 +134,12 @@ impl World {
         self.write(|db| {
             let file = match self.files.get(&path).map(|f| *f) {
                 Some(f) => {
-                    f.set_text(db).to(text);
+                    db.set_file_text(f, text);
                     f
                 }
                 None => db.add_file(path.clone(), text),
             };
-            file.set_tree(db).to(Some(tree));
+            db.set_file_tree(file, Some(tree));
             self.files.insert(path.clone(), file);
             self.docs
                 .insert(path.clone(), OpenDoc { uri, version, doc });
@@ -177,8 +176,8 @@ impl World {
                 )
             }; // the shard guard is released before the database write
             let file = *self.files.get(&path).ok_or(EditRejected::NotOpen)?;
-            file.set_text(db).to(text);
-            file.set_tree(db).to(Some(tree));
+            db.set_file_text(file, text);
+            db.set_file_tree(file, Some(tree));
             Ok(path.clone())
         })
     }
@@ -252,9 +251,7 @@ impl World {
     /// Returns whether the configuration changed.
     pub fn set_config(&self, config: Config) -> bool {
         {
-            let db = self.lock();
-            let d: &dyn Db = &*db;
-            if *d.settings().config(d) == config {
+            if *self.lock().config() == config {
                 return false;
             }
         }

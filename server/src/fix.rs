@@ -1,4 +1,6 @@
-//! Quick fixes for leaks, as plain text edits (no LSP types, so they are tested on C alone).
+//! Quick fixes for leaks, as plain text edits: byte ranges of the file's text and their
+//! replacements. No LSP types and no database, so they are tested on C text alone; the language
+//! server (`lsp::analysis`) turns them into LSP `TextEdit`s in the client's position encoding.
 //!
 //! A fix is offered only where it is clearly right:
 //! - a local that dies at a `return`, `break`, `continue`, `goto` or block end: insert

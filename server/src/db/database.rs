@@ -1,0 +1,116 @@
+//! The database: the [`Db`] trait every query takes, and [`Database`], its one implementation
+//! (salsa storage, the handles of the two singleton inputs, and the execution log tests read).
+
+use super::inputs::{Settings, Workspace};
+use crate::config::Config;
+use std::sync::{Arc, Mutex};
+
+#[salsa::db]
+pub trait Db: salsa::Database {
+    fn workspace(&self) -> Workspace;
+    fn settings(&self) -> Settings;
+    /// Record that a query body ran (tests use this to prove what re-executes).
+    fn record(&self, event: String);
+}
+
+#[salsa::db]
+#[derive(Clone)]
+pub struct Database {
+    storage: salsa::Storage<Self>,
+    /// Always `Some` after `Database::new`: inputs can only be created with a database.
+    workspace: Option<Workspace>,
+    settings: Option<Settings>,
+    log: Arc<Mutex<Option<Vec<String>>>>,
+}
+
+#[salsa::db]
+impl salsa::Database for Database {}
+
+#[salsa::db]
+impl Db for Database {
+    fn workspace(&self) -> Workspace {
+        self.workspace.expect("Database::new sets the workspace")
+    }
+    fn settings(&self) -> Settings {
+        self.settings.expect("Database::new sets the settings")
+    }
+    fn record(&self, event: String) {
+        if let Ok(mut log) = self.log.lock()
+            && let Some(log) = log.as_mut()
+        {
+            log.push(event);
+        }
+    }
+}
+
+impl Default for Database {
+    fn default() -> Self {
+        Self::new(Config::default())
+    }
+}
+
+impl Database {
+    pub fn new(config: Config) -> Self {
+        let mut db = Database {
+            storage: salsa::Storage::default(),
+            workspace: None,
+            settings: None,
+            log: Arc::new(Mutex::new(None)),
+        };
+        db.workspace = Some(Workspace::new(&db, vec![]));
+        db.settings = Some(Settings::new(&db, config));
+        db
+    }
+
+    /// Start recording query executions (see [`Db::record`]).
+    pub fn enable_log(&self) {
+        if let Ok(mut l) = self.log.lock() {
+            *l = Some(vec![]);
+        }
+    }
+
+    pub fn take_log(&self) -> Vec<String> {
+        self.log
+            .lock()
+            .ok()
+            .and_then(|mut l| l.as_mut().map(std::mem::take))
+            .unwrap_or_default()
+    }
+
+    /// Like [`Database::new`], but the log (see [`Database::enable_log`]) also records every
+    /// salsa query execution as `execute <query>(<key>)`. The language-server tests count the
+    /// `probe_verdict` executions an edit causes with it.
+    pub fn with_execution_log(config: Config) -> Self {
+        Self::with_execution_hook(config, |_| {})
+    }
+
+    /// [`Database::with_execution_log`], and `hook` sees each entry before the query runs
+    /// (tests inject faults with it: a hook that panics makes that query panic).
+    pub fn with_execution_hook(
+        config: Config,
+        hook: impl Fn(&str) + Send + Sync + 'static,
+    ) -> Self {
+        let log: Arc<Mutex<Option<Vec<String>>>> = Arc::new(Mutex::new(None));
+        let sink = log.clone();
+        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                let entry = format!("execute {database_key:?}");
+                if let Ok(mut log) = sink.lock()
+                    && let Some(log) = log.as_mut()
+                {
+                    log.push(entry.clone());
+                }
+                hook(&entry);
+            }
+        })));
+        let mut db = Database {
+            storage,
+            workspace: None,
+            settings: None,
+            log,
+        };
+        db.workspace = Some(Workspace::new(&db, vec![]));
+        db.settings = Some(Settings::new(&db, config));
+        db
+    }
+}

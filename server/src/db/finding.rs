@@ -1,0 +1,182 @@
+//! [`Finding`]: one probe's verdict, placed in its file and ready for every output format
+//! (text, JSON, SARIF, LSP diagnostics and hover), built from the engine's result.
+
+use super::database::Db;
+use super::front_end::{Function, lowered};
+use super::positions::function_loc;
+use super::program::DbProgram;
+use crate::probe::{self, ProbeKind, ProbeSite, Unproved, Verdict};
+use crate::syntax::TextRange;
+use std::path::PathBuf;
+
+/// A location in a file: 1-based line and byte column, as the JSON output writes it, and the
+/// same span as byte offsets in the file's text, for the outputs that place it in the text
+/// (snippets, LSP ranges) without a line index. The byte range is not part of the JSON output.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SourceLoc {
+    pub file: PathBuf,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    /// Byte offsets in the file of the start (`line`:`column`) and end
+    /// (`end_line`:`end_column`).
+    pub range: TextRange,
+    pub function: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    pub loc: SourceLoc,
+    pub note: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VerdictKind {
+    Proved,
+    Leak,
+    Unproved,
+}
+
+impl VerdictKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerdictKind::Proved => "proved",
+            VerdictKind::Leak => "leak",
+            VerdictKind::Unproved => "unproved",
+        }
+    }
+}
+
+/// One probe's verdict, ready for every output format.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Finding {
+    pub loc: SourceLoc,
+    pub verdict: VerdictKind,
+    pub probe: ProbeKind,
+    pub variable: String,
+    pub message: String,
+    /// `input-dependent`, `budget`, `unsupported` (unproved only).
+    pub reason: Option<String>,
+    pub allocation: Vec<SourceLoc>,
+    /// For a leak, the path from the allocation; for a proof, where it was refuted.
+    pub trace: Vec<Step>,
+    pub transfers: u32,
+}
+
+pub(super) fn internal_finding(db: &dyn Db, f: Function<'_>, why: &str) -> Finding {
+    Finding {
+        loc: function_loc(db, f, TextRange::new(0, 0)),
+        verdict: VerdictKind::Unproved,
+        probe: ProbeKind::Assignment,
+        variable: String::new(),
+        message: format!("unproved (internal error: {why})"),
+        reason: Some("internal-error".into()),
+        allocation: vec![],
+        trace: vec![],
+        transfers: 0,
+    }
+}
+
+pub(super) fn make_finding(
+    db: &dyn Db,
+    program: &DbProgram<'_>,
+    f: Function<'_>,
+    site: &ProbeSite,
+    result: probe::ProbeResult,
+) -> Finding {
+    let loc = function_loc(db, f, site.range);
+    // The engine ran on bodies without ranges: its locations are found again by node.
+    let to_loc = |l: &probe::Loc| {
+        let g = program.funcs[l.func as usize];
+        let range = lowered(db, g)
+            .nodes
+            .get(l.node.0 as usize)
+            .map_or(TextRange::new(0, 0), |n| n.stmt.range);
+        function_loc(db, g, range)
+    };
+    let var = &site.variable;
+    let (verdict, message, reason, allocation, trace) = match &result.verdict {
+        Verdict::Proved { refuted_at } => {
+            let steps: Vec<Step> = refuted_at
+                .iter()
+                .map(|s| Step {
+                    loc: to_loc(&s.loc),
+                    note: s.note.clone(),
+                })
+                .collect();
+            let msg = match steps.first() {
+                Some(s) => format!(
+                    "proved leak-free: assuming `{var}` held the last reference, line {} {}",
+                    s.loc.line, s.note
+                ),
+                None => format!(
+                    "proved leak-free: `{var}` cannot hold the last reference to a heap block here"
+                ),
+            };
+            (VerdictKind::Proved, msg, None, vec![], steps)
+        }
+        Verdict::Leak { allocation, trace } => {
+            let alloc: Vec<SourceLoc> = allocation.iter().map(to_loc).collect();
+            let at = alloc
+                .last()
+                .map(|a| format!("{}:{}", a.file.display(), a.line))
+                .unwrap_or_default();
+            let steps = trace
+                .iter()
+                .map(|s| Step {
+                    loc: to_loc(&s.loc),
+                    note: s.note.clone(),
+                })
+                .collect();
+            (
+                VerdictKind::Leak,
+                format!("memory allocated at {at} leaks: the last reference `{var}` is lost here"),
+                None,
+                alloc,
+                steps,
+            )
+        }
+        Verdict::Unproved(u) => {
+            let msg = match u {
+                Unproved::InputDependent {
+                    function,
+                    condition,
+                } => format!(
+                    "unproved: depends on the callers of `{}` — {condition}",
+                    program.funcs[*function as usize].name(db)
+                ),
+                Unproved::Budget { what } => format!("unproved: probe abandoned ({what})"),
+                Unproved::Unsupported { what, .. } | Unproved::Imprecise { what, .. } => {
+                    format!("unproved: {what}")
+                }
+            };
+            let steps = match u {
+                Unproved::Unsupported { at: Some(l), what }
+                | Unproved::Imprecise { at: Some(l), what } => vec![Step {
+                    loc: to_loc(l),
+                    note: what.clone(),
+                }],
+                _ => vec![],
+            };
+            (
+                VerdictKind::Unproved,
+                msg,
+                Some(u.reason_code().to_string()),
+                vec![],
+                steps,
+            )
+        }
+    };
+    Finding {
+        loc,
+        verdict,
+        probe: site.kind,
+        variable: site.variable.clone(),
+        message,
+        reason,
+        allocation,
+        trace,
+        transfers: result.transfers,
+    }
+}

@@ -1,0 +1,92 @@
+//! The salsa database: inputs (source files, the workspace's file set, configuration) and the
+//! tracked queries that tie the layers together.
+//!
+//! - [`inputs`](self::inputs): the inputs and the setter API ([`Database::add_file`],
+//!   [`Database::remove_file`], [`Database::set_file_text`], [`Database::set_file_tree`],
+//!   [`Database::set_config`]): nothing outside `db` writes a salsa input.
+//! - [`database`](self::database): the [`Db`] trait and [`Database`] (storage, execution log).
+//! - [`front_end`](self::front_end): parse → items → functions → lowered IR.
+//! - [`names`](self::names): functions by name and by index ([`probe::FuncId`](crate::probe::FuncId)).
+//! - [`whole_program`](self::whole_program): call graph, type classes, MOD sets.
+//! - [`program`](self::program): [`probe::Program`](crate::probe::Program) over the queries,
+//!   and the per-function passes shared by all probes.
+//! - [`probes`](self::probes): probe sites, the engine's result per probe, placed verdicts.
+//! - [`finding`](self::finding): [`Finding`], what every output format reads.
+//! - [`positions`](self::positions): line indexes and placing function-relative ranges in files.
+//!
+//! Query graph (each arrow is a read; `(ws)` queries take the [`Workspace`], `(f)` a
+//! [`Function`], `(f, i)` a function and a probe index):
+//!
+//! ```text
+//! front end
+//!   SourceFile.text/.tree ─► parsed ─► file_syntax_items ─┬─► file_functions ─► Function{source,start}
+//!                                                          └─► file_decls ─► type_env (ws, all files)
+//!   Settings.config ─► library_model
+//!   Function.source + type_env + library_model ─► lowered(f) ─► body(f)   (body: ranges stripped)
+//!   file_syntax_items + parsed + type_env + library_model ─► global_inits(file)
+//! names
+//!   file_functions (all files) ─► function_names (ws) ─► resolve_function   (plain fn)
+//!   file_functions (all files) ─► all_functions (ws) ─► function_ids (ws)
+//! whole program
+//!   body ─► call_sites(f), arity(f)
+//!   call_sites + arity + resolve_function + function_ids ─► call_graph (ws) ─► callers_of(f)
+//!   body + type_env + resolve_function ─► type_facts(f) ─► type_classes (ws)
+//!   body + type_env + type_classes + resolve_function ─► own_mod(f) ─► mod_table (ws)
+//! per-function passes
+//!   body ─► temp_deaths(f), fresh_writes(f)
+//! probes
+//!   body + type_env + resolve_function + Settings.config ─► engine_probes(f)
+//!   engine_probes + lowered ─► function_probes(f)                 (with source ranges)
+//!   engine_probes + DbProgram + Settings.config ─► probe_outcome(f, i)
+//!       DbProgram reads: body, temp_deaths, fresh_writes, callers_of, call_graph, type_env,
+//!       type_classes, mod_table, all_functions, function_ids, resolve_function
+//!   probe_outcome + function_probes + lowered + placement ─► probe_verdict(f, i)  (a Finding)
+//!   file_functions + function_probes + probe_verdict ─► file_findings(file)
+//! placement
+//!   SourceFile.text ─► line_index ─► function_anchor(f)
+//!   Function.source ─► function_lines(f)
+//! ```
+//!
+//! `file_syntax_items` and `file_functions` re-run on every edit of their file (they are cheap:
+//! one walk over the top level). `Function` is a tracked struct identified by (file, name); its
+//! `source` field holds the function's own text, so an edit to one function changes only that
+//! function's `source`, and only its `lowered` re-runs. `file_decls` and `type_env` are `Eq`:
+//! an edit inside a body leaves them equal and salsa backdates them.
+//!
+//! The analysis reads `body` (no source ranges), never `lowered`: a layout edit (spaces, a
+//! comment, a line break inside a function) leaves `body` equal, so no probe re-runs.
+//! `probe_outcome` reads no line index and no function start; only its placement,
+//! `probe_verdict`, does (line and column through `function_anchor`, byte offsets through
+//! `Function.start`), so an edit that only moves a function re-places its verdicts (cheap)
+//! without re-running a probe.
+
+mod database;
+mod finding;
+mod front_end;
+mod inputs;
+mod names;
+mod positions;
+mod probes;
+mod program;
+mod whole_program;
+
+#[cfg(test)]
+mod tests;
+
+pub use database::{Database, Db};
+pub use finding::{Finding, SourceLoc, Step, VerdictKind};
+pub use front_end::{
+    Function, body, file_decls, file_functions, file_syntax_items, global_inits, library_model,
+    lowered, parsed, type_env,
+};
+pub use inputs::{Settings, SourceFile, Workspace};
+pub use names::{FunctionNames, all_functions, function_ids, function_names, resolve_function};
+pub use positions::{function_anchor, function_lines, line_index, location};
+pub use probes::{
+    ProbeFailure, engine_probes, file_findings, function_probes, probe_outcome, probe_verdict,
+};
+pub use program::{fresh_writes, temp_deaths};
+pub use whole_program::{
+    CallGraph, CallSites, arity, call_graph, call_sites, callers_of, mod_table, own_mod,
+    type_classes, type_facts,
+};

@@ -1,0 +1,76 @@
+//! Finding functions: by name (per file and across the workspace, as the C linker would), and
+//! every function of the workspace in file order with its index (the engine's
+//! [`probe::FuncId`](crate::probe::FuncId)).
+
+use super::database::Db;
+use super::front_end::{Function, file_functions};
+use super::inputs::{SourceFile, Workspace};
+use rustc_hash::FxHashMap;
+
+/// Function lookup by name: per file (any function, the first of its name), and across the
+/// workspace (non-static functions, in file order). Rebuilt when a file's functions change;
+/// equal afterwards unless a name, a file or a `static` changed, so its readers backdate.
+#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
+pub struct FunctionNames<'db> {
+    in_file: FxHashMap<SourceFile, FxHashMap<String, Function<'db>>>,
+    exported: FxHashMap<String, Vec<Function<'db>>>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn function_names(db: &dyn Db, ws: Workspace) -> FunctionNames<'_> {
+    let mut names = FunctionNames::default();
+    for file in ws.files(db) {
+        let local = names.in_file.entry(*file).or_default();
+        for f in file_functions(db, *file) {
+            local.entry(f.name(db).clone()).or_insert(*f);
+            if !f.source(db).is_static {
+                names
+                    .exported
+                    .entry(f.name(db).clone())
+                    .or_default()
+                    .push(*f);
+            }
+        }
+    }
+    names
+}
+
+/// Find a function by name: a function of `from` first (`static` or not), then the first
+/// non-static one of another file.
+pub fn resolve_function<'db>(
+    db: &'db dyn Db,
+    from: SourceFile,
+    name: &str,
+) -> Option<Function<'db>> {
+    let names = function_names(db, db.workspace());
+    if let Some(f) = names.in_file.get(&from).and_then(|m| m.get(name)) {
+        return Some(*f);
+    }
+    names
+        .exported
+        .get(name)?
+        .iter()
+        .find(|f| f.file(db) != from)
+        .copied()
+}
+
+/// Every function of the workspace, in file order. A function's index here is its
+/// [`probe::FuncId`].
+#[salsa::tracked(returns(ref))]
+pub fn all_functions(db: &dyn Db, ws: Workspace) -> Vec<Function<'_>> {
+    let mut out = Vec::new();
+    for f in ws.files(db) {
+        out.extend(file_functions(db, *f).iter().copied());
+    }
+    out
+}
+
+/// Each function's index in [`all_functions`] (its [`probe::FuncId`]).
+#[salsa::tracked(returns(ref))]
+pub fn function_ids(db: &dyn Db, ws: Workspace) -> FxHashMap<Function<'_>, u32> {
+    all_functions(db, ws)
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (*f, i as u32))
+        .collect()
+}

@@ -1,0 +1,130 @@
+//! Probe queries: the probe sites of a function (as the engine sees them, and with source
+//! ranges), the engine's result for one probe (cached apart from its placement, so that moving
+//! a function re-runs no probe), the placed verdict, and a file's findings.
+
+use super::database::Db;
+use super::finding::{Finding, internal_finding, make_finding};
+use super::front_end::{Function, body, file_functions, lowered, type_env};
+use super::inputs::SourceFile;
+use super::names::resolve_function;
+use super::program::DbProgram;
+use crate::probe::{self, EngineConfig, ProbeSite};
+use std::sync::Arc;
+
+/// The probes of one function as the engine sees them: computed on the body without source
+/// ranges, so that a layout edit leaves them equal.
+#[salsa::tracked(returns(clone))]
+pub fn engine_probes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<ProbeSite>> {
+    let env = type_env(db, db.workspace());
+    let file = f.file(db);
+    let has_body = |name: &str| resolve_function(db, file, name).is_some();
+    let params = db.settings().config(db).probe_parameters;
+    Arc::new(probe::probe_sites(&body(db, f), &env, &has_body, params))
+}
+
+/// The probes of one function, with their source ranges: [`engine_probes`], each given the
+/// range of its node (a probe reports the statement it sits on).
+#[salsa::tracked(returns(clone))]
+pub fn function_probes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<ProbeSite>> {
+    let ir = lowered(db, f);
+    Arc::new(
+        engine_probes(db, f)
+            .iter()
+            .map(|s| ProbeSite {
+                range: ir.node(s.node).stmt.range,
+                ..s.clone()
+            })
+            .collect(),
+    )
+}
+
+/// The engine's result for probe `index` of `f`, before it is placed in the file. It reads
+/// no line index and no function start, so an edit elsewhere in the file (which moves this
+/// function, or changes the file's line starts) does not re-run the probe; only edits to what
+/// its exploration read do.
+#[salsa::tracked(returns(clone))]
+pub fn probe_outcome<'db>(
+    db: &'db dyn Db,
+    f: Function<'db>,
+    index: u32,
+) -> Arc<Result<probe::ProbeResult, ProbeFailure>> {
+    let probes = engine_probes(db, f);
+    let Some(site) = probes.get(index as usize) else {
+        return Arc::new(Err(ProbeFailure::Missing("probe index out of range")));
+    };
+    let program = DbProgram::new(db);
+    let Some(func) = program.index_of(f) else {
+        return Arc::new(Err(ProbeFailure::Missing("function not in the workspace")));
+    };
+    let c = db.settings().config(db);
+    let cfg = EngineConfig {
+        max_transfers: c.budget.transfers,
+        max_regions: c.budget.regions,
+        unknown_calls_escape: c.unknown_calls_escape,
+        lifo: c.worklist_lifo,
+    };
+    // A bug in the engine must cost one verdict, not the session.
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        probe::run_probe(&program, func, site, cfg)
+    }));
+    Arc::new(match run {
+        Ok(r) => Ok(r),
+        Err(payload) => {
+            if payload.is::<salsa::Cancelled>() {
+                std::panic::resume_unwind(payload);
+            }
+            Err(ProbeFailure::Panic(
+                payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".into()),
+            ))
+        }
+    })
+}
+
+/// The verdict of probe `index` of function `f`, placed in its file: the engine result of
+/// [`probe_outcome`] with line and column numbers. When an edit only moves the function, this
+/// cheap placement runs again, not the probe.
+#[salsa::tracked(returns(clone))]
+pub fn probe_verdict<'db>(db: &'db dyn Db, f: Function<'db>, index: u32) -> Arc<Finding> {
+    let probes = function_probes(db, f);
+    let Some(site) = probes.get(index as usize) else {
+        return Arc::new(internal_finding(db, f, "probe index out of range"));
+    };
+    match probe_outcome(db, f, index).as_ref() {
+        Ok(result) => {
+            let program = DbProgram::new(db);
+            Arc::new(make_finding(db, &program, f, site, result.clone()))
+        }
+        Err(ProbeFailure::Missing(why)) => Arc::new(internal_finding(db, f, why)),
+        Err(ProbeFailure::Panic(msg)) => Arc::new(Finding {
+            reason: Some("internal-error".into()),
+            message: format!("unproved (internal error: {msg})"),
+            ..internal_finding(db, f, "")
+        }),
+    }
+}
+
+/// Why a probe has no engine result.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ProbeFailure {
+    /// The probe or its function does not exist (a stale index).
+    Missing(&'static str),
+    /// The engine panicked: one verdict is lost, not the session.
+    Panic(String),
+}
+
+/// Every verdict of a file, in source order.
+#[salsa::tracked(returns(clone))]
+pub fn file_findings(db: &dyn Db, file: SourceFile) -> Arc<Vec<Arc<Finding>>> {
+    let mut out = Vec::new();
+    for f in file_functions(db, file) {
+        let n = function_probes(db, *f).len();
+        for i in 0..n {
+            out.push(probe_verdict(db, *f, i as u32));
+        }
+    }
+    Arc::new(out)
+}

@@ -1,0 +1,91 @@
+//! [`DbProgram`]: the engine's view of the program ([`probe::Program`]), reading every body,
+//! call graph edge, type class and MOD set through queries, so that salsa records what each
+//! probe's exploration read. Also the per-function passes shared by all probes of a function.
+
+use super::database::Db;
+use super::front_end::{Function, body, type_env};
+use super::names::{all_functions, function_ids, resolve_function};
+use super::whole_program::{call_graph, callers_of, mod_table, type_classes};
+use crate::ir::{FunctionIr, NodeId, TypeEnv};
+use crate::probe::{self, FuncId};
+use crate::regions::{ModSet, TypeClasses};
+use std::sync::Arc;
+
+/// The engine's view of the program, reading everything through queries.
+pub(super) struct DbProgram<'db> {
+    db: &'db dyn Db,
+    pub(super) funcs: &'db [Function<'db>],
+    env: Arc<TypeEnv>,
+    classes: Arc<TypeClasses>,
+}
+
+impl<'db> DbProgram<'db> {
+    pub(super) fn new(db: &'db dyn Db) -> Self {
+        let ws = db.workspace();
+        DbProgram {
+            db,
+            funcs: all_functions(db, ws),
+            env: type_env(db, ws),
+            classes: type_classes(db, ws),
+        }
+    }
+    pub(super) fn index_of(&self, f: Function<'db>) -> Option<u32> {
+        function_ids(self.db, self.db.workspace()).get(&f).copied()
+    }
+}
+
+/// Where the temporaries of a function die (a liveness pass, shared by all probes).
+#[salsa::tracked(returns(clone))]
+pub fn temp_deaths<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<probe::TempDeaths> {
+    Arc::new(probe::sites::temp_deaths(&body(db, f)))
+}
+
+/// Writes into blocks only one local can reach (a forward pass, shared by all probes).
+#[salsa::tracked(returns(clone))]
+pub fn fresh_writes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<probe::FreshWrites> {
+    Arc::new(probe::sites::fresh_writes(&body(db, f)))
+}
+
+impl probe::Program for DbProgram<'_> {
+    fn body(&self, f: FuncId) -> Arc<FunctionIr> {
+        body(self.db, self.funcs[f as usize])
+    }
+    fn temp_deaths(&self, f: FuncId) -> Arc<probe::TempDeaths> {
+        temp_deaths(self.db, self.funcs[f as usize])
+    }
+    fn fresh_writes(&self, f: FuncId) -> Arc<probe::FreshWrites> {
+        fresh_writes(self.db, self.funcs[f as usize])
+    }
+    fn function_name(&self, f: FuncId) -> String {
+        self.funcs[f as usize].name(self.db).clone()
+    }
+    fn resolve(&self, from: FuncId, name: &str) -> Option<FuncId> {
+        let file = self.funcs[from as usize].file(self.db);
+        resolve_function(self.db, file, name).and_then(|g| self.index_of(g))
+    }
+    fn callers(&self, f: FuncId) -> Vec<(FuncId, NodeId)> {
+        callers_of(self.db, self.funcs[f as usize]).as_ref().clone()
+    }
+    fn indirect_targets(&self, arity: usize) -> Vec<FuncId> {
+        let g = call_graph(self.db, self.db.workspace());
+        g.taken_by_arity.get(&arity).cloned().unwrap_or_default()
+    }
+    fn env(&self) -> &TypeEnv {
+        &self.env
+    }
+    fn classes(&self) -> &TypeClasses {
+        &self.classes
+    }
+    fn mod_set(&self, f: FuncId) -> Arc<ModSet> {
+        let t = mod_table(self.db, self.db.workspace());
+        t.get(f as usize).cloned().unwrap_or_else(|| {
+            Arc::new(ModSet {
+                all: true,
+                ..Default::default()
+            })
+        })
+    }
+    fn checkpoint(&self) {
+        self.db.unwind_if_revision_cancelled();
+    }
+}

@@ -1,0 +1,202 @@
+//! Incrementality and cross-file resolution of the queries.
+
+use super::*;
+use crate::config::Config;
+use crate::ir::FunctionIr;
+use std::sync::Arc;
+
+const THREE: &str = "int a(int x) { return x + 1; }\n\
+                     int b(int x) {\n  int y = x * 2;\n  return y;\n}\n\
+                     int c(int x) { return b(x) - a(x); }\n";
+
+fn lower_all(db: &Database, file: SourceFile) -> Vec<Arc<FunctionIr>> {
+    file_functions(db, file)
+        .iter()
+        .map(|f| lowered(db, *f))
+        .collect()
+}
+
+#[test]
+fn editing_one_body_relowers_only_that_function() {
+    let mut db = Database::default();
+    db.enable_log();
+    let file = db.add_file("t.c".into(), THREE.into());
+    lower_all(&db, file);
+    let first = db.take_log();
+    assert!(first.contains(&"lower a".to_string()));
+    assert!(first.contains(&"lower b".to_string()));
+    assert!(first.contains(&"lower c".to_string()));
+
+    // Change b's body: only b is lowered again.
+    let edited = THREE.replace("x * 2", "x * 3 + 1");
+    db.set_file_text(file, edited);
+    lower_all(&db, file);
+    let log = db.take_log();
+    let lowers: Vec<_> = log.iter().filter(|e| e.starts_with("lower")).collect();
+    assert_eq!(lowers, ["lower b"], "{log:?}");
+
+    // Insert lines above everything: positions shift, nothing is re-lowered.
+    let shifted = format!("/* header */\n\n{}", THREE.replace("x * 2", "x * 3 + 1"));
+    db.set_file_text(file, shifted);
+    lower_all(&db, file);
+    let log = db.take_log();
+    assert!(
+        log.iter().all(|e| !e.starts_with("lower")),
+        "moving functions re-lowered: {log:?}"
+    );
+
+    // No edit: nothing runs at all.
+    lower_all(&db, file);
+    assert!(db.take_log().is_empty());
+}
+
+/// Probes run again only when what their exploration read changes in meaning: an edit
+/// that only moves text inside a function (spaces, a comment, a line break) re-places
+/// its verdicts and re-runs no probe; a change of meaning re-runs them.
+#[test]
+fn a_layout_edit_inside_a_function_reruns_no_probe() {
+    const SRC: &str = "#include <stdlib.h>\n\
+                       struct n { struct n *next; };\n\
+                       struct n *mk(void) {\n  struct n *p = malloc(sizeof *p);\n  return p;\n}\n\
+                       void use(void) {\n  struct n *q = mk();\n  q = 0;\n}\n";
+    let mut db = Database::with_execution_log(Config::default());
+    let file = db.add_file("t.c".into(), SRC.into());
+    let before = file_findings(&db, file);
+    assert!(
+        before.iter().any(|f| f.verdict == VerdictKind::Leak),
+        "{before:?}"
+    );
+    db.enable_log();
+    db.take_log();
+    let count = |log: &[String], q: &str| {
+        log.iter()
+            .filter(|e| e.starts_with(&format!("execute {q}(")))
+            .count()
+    };
+
+    // Spaces and a line break inside `mk`: the leak in `use` moves one line down.
+    let moved = SRC.replace("return p;", "return   p ;\n  /* done */");
+    db.set_file_text(file, moved);
+    let after = file_findings(&db, file);
+    let log = db.take_log();
+    assert_eq!(count(&log, "probe_outcome"), 0, "{log:?}");
+    assert!(count(&log, "probe_verdict") > 0, "{log:?}");
+    let leak = |v: &[Arc<Finding>]| {
+        v.iter()
+            .find(|f| f.verdict == VerdictKind::Leak)
+            .map(|f| (f.loc.line, f.loc.column))
+    };
+    let (line, col) = leak(&before).unwrap();
+    assert_eq!(leak(&after), Some((line + 1, col)));
+
+    // A change of meaning in `mk` re-runs the probes that explored it.
+    db.set_file_text(file, SRC.replace("return p;", "free(p);\n  return 0;"));
+    let fixed = file_findings(&db, file);
+    let log = db.take_log();
+    assert!(count(&log, "probe_outcome") > 0, "{log:?}");
+    assert!(
+        fixed.iter().all(|f| f.verdict != VerdictKind::Leak),
+        "{fixed:?}"
+    );
+}
+
+/// A block stays fresh until its pointer (or an address inside it) is copied anywhere:
+/// writes into it before that are fresh writes, writes after are not.
+#[test]
+fn fresh_writes_stop_at_the_first_copy() {
+    const SRC: &str = "#include <stdlib.h>\n\
+                       struct n { struct n *next; struct n *prev; int k; };\n\
+                       void push(struct n **headp, int k) {\n\
+                         struct n *n = malloc(sizeof *n);\n\
+                         if (n == NULL) return;\n\
+                         n->k = k;\n\
+                         n->next = *headp;\n\
+                         *headp = n;\n\
+                         n->prev = 0;\n\
+                       }\n\
+                       void keep(struct n *n) ;\n\
+                       void other(void) {\n\
+                         struct n *m = malloc(sizeof *m);\n\
+                         if (!m) return;\n\
+                         struct n **f = &m->next;\n\
+                         m->prev = 0;\n\
+                         m = malloc(sizeof *m);\n\
+                         if (!m) return;\n\
+                         m->prev = 0;\n\
+                         keep(m);\n\
+                         m->next = 0;\n\
+                         *f = 0;\n\
+                       }\n";
+    let mut db = Database::default();
+    let file = db.add_file("t.c".into(), SRC.into());
+    let irs = lower_all(&db, file);
+    let fresh: Vec<Vec<String>> = irs
+        .iter()
+        .map(|ir| {
+            let fw = crate::probe::sites::fresh_writes(ir);
+            let mut v: Vec<String> = fw
+                .keys()
+                .map(|n| {
+                    crate::ir::display_stmt(ir, &ir.node(*n).stmt.kind, crate::ir::Notation::C)
+                })
+                .collect();
+            v.sort();
+            v
+        })
+        .collect();
+    // push: the writes before `*headp = n` only.
+    assert_eq!(fresh[0], ["n->k = k", "n->next = *headp"], "{fresh:?}");
+    // other: `&m->next` escapes the first block; the second is fresh until `keep(m)`.
+    assert_eq!(fresh[1], ["m->prev = 0"], "{fresh:?}");
+}
+
+#[test]
+fn declarations_from_other_files_are_visible() {
+    let mut db = Database::default();
+    db.add_file(
+        "list.h".into(),
+        "typedef struct node { struct node *next; int v; } Node;\nNode *node_new(int v);\n".into(),
+    );
+    let main = db.add_file(
+        "main.c".into(),
+        "void f(void) { Node *n = node_new(1); n->next = 0; }\n".into(),
+    );
+    let ir = &lower_all(&db, main)[0];
+    let text = ir.to_string();
+    assert!(text.contains("n: struct node*"), "{text}");
+    assert!(text.contains("n->next = 0"), "{text}");
+}
+
+#[test]
+fn changing_a_struct_in_a_header_relowers_its_users() {
+    let mut db = Database::default();
+    db.enable_log();
+    let h = db.add_file("s.h".into(), "struct s { int *p; };\n".into());
+    let c = db.add_file(
+        "s.c".into(),
+        "void f(struct s *x) { x->p = 0; }\nint g(int y) { return y; }\n".into(),
+    );
+    lower_all(&db, c);
+    db.take_log();
+    db.set_file_text(h, "struct s { int *p; int *q; };\n".into());
+    lower_all(&db, c);
+    let log = db.take_log();
+    assert!(log.contains(&"lower f".to_string()), "{log:?}");
+}
+
+#[test]
+fn static_functions_resolve_per_file() {
+    let mut db = Database::default();
+    let a = db.add_file("a.c".into(), "static int h(void) { return 1; }\n".into());
+    let b = db.add_file(
+        "b.c".into(),
+        "int h(void) { return 2; }\nint u(void) { return h(); }\n".into(),
+    );
+    let from_a = resolve_function(&db, a, "h").unwrap();
+    let from_b = resolve_function(&db, b, "h").unwrap();
+    assert_eq!(from_a.file(&db), a);
+    assert_eq!(from_b.file(&db), b);
+    // From a third file, only the non-static `h` is visible.
+    let c = db.add_file("c.c".into(), "int z(void) { return 0; }\n".into());
+    assert_eq!(resolve_function(&db, c, "h").unwrap().file(&db), b);
+}

@@ -1,0 +1,179 @@
+//! Whole-program queries over the workspace: call sites and the call graph (direct calls, and
+//! indirect calls to address-taken functions of the right arity), the type classes of the
+//! region partition, and the transitive MOD sets the engine summarises calls with.
+
+use super::database::Db;
+use super::front_end::{Function, body, type_env};
+use super::inputs::Workspace;
+use super::names::{all_functions, function_ids, resolve_function};
+use crate::ir::{Callee, ExprKind, NodeId, StmtKind, Symbol};
+use crate::probe;
+use crate::regions::{self, CalleeKind, ModSet, TypeClasses};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+
+/// Direct call sites of every function (callee index → (caller index, call node)) and the
+/// functions whose address is taken (possible targets of indirect calls).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CallGraph {
+    pub callers: FxHashMap<u32, Vec<(u32, NodeId)>>,
+    pub address_taken: Vec<u32>,
+    /// The address-taken functions by number of parameters: what an indirect call with
+    /// that many arguments may reach.
+    pub taken_by_arity: FxHashMap<usize, Vec<u32>>,
+}
+
+/// The calls and function addresses of one body, without source positions: a whitespace or
+/// comment edit leaves it equal, so the call graph is not rebuilt.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CallSites {
+    direct: Vec<(NodeId, String)>,
+    /// (call node, number of arguments)
+    indirect: Vec<(NodeId, usize)>,
+    address_of: Vec<String>,
+}
+
+#[salsa::tracked(returns(clone))]
+pub fn call_sites<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<CallSites> {
+    let ir = body(db, f);
+    let mut cs = CallSites::default();
+    for id in ir.node_ids() {
+        if let StmtKind::Call { callee, args, .. } = &ir.node(id).stmt.kind {
+            match callee {
+                Callee::Direct(name) => cs.direct.push((id, name.clone())),
+                Callee::Indirect(_) => cs.indirect.push((id, args.len())),
+            }
+        }
+    }
+    for (_, e) in ir.exprs.iter() {
+        if let ExprKind::Addr(Symbol::Function(name)) = &e.kind {
+            cs.address_of.push(name.clone());
+        }
+    }
+    cs.address_of.sort_unstable();
+    cs.address_of.dedup();
+    Arc::new(cs)
+}
+
+/// Number of parameters of a function.
+#[salsa::tracked]
+pub fn arity<'db>(db: &'db dyn Db, f: Function<'db>) -> usize {
+    body(db, f).params.len()
+}
+
+#[salsa::tracked(returns(clone))]
+pub fn call_graph(db: &dyn Db, ws: Workspace) -> Arc<CallGraph> {
+    let funcs = all_functions(db, ws);
+    let index = function_ids(db, ws);
+    let mut g = CallGraph::default();
+    let mut taken: FxHashSet<u32> = FxHashSet::default();
+    let sites: Vec<Arc<CallSites>> = funcs.iter().map(|f| call_sites(db, *f)).collect();
+    let resolve = |f: &Function<'_>, name: &str| {
+        resolve_function(db, f.file(db), name).and_then(|t| index.get(&t).copied())
+    };
+    for (i, (f, cs)) in funcs.iter().zip(&sites).enumerate() {
+        for (id, name) in &cs.direct {
+            if let Some(t) = resolve(f, name) {
+                g.callers.entry(t).or_default().push((i as u32, *id));
+            }
+        }
+        for name in &cs.address_of {
+            if let Some(t) = resolve(f, name) {
+                taken.insert(t);
+            }
+        }
+    }
+    // Indirect calls may reach any address-taken function of the right arity.
+    let mut taken: Vec<u32> = taken.into_iter().collect();
+    taken.sort_unstable();
+    let arities: Vec<usize> = taken
+        .iter()
+        .map(|&t| *arity(db, funcs[t as usize]))
+        .collect();
+    for (&t, &a) in taken.iter().zip(&arities) {
+        g.taken_by_arity.entry(a).or_default().push(t);
+    }
+    for (i, cs) in sites.iter().enumerate() {
+        for &(id, n) in &cs.indirect {
+            for &t in g.taken_by_arity.get(&n).map(Vec::as_slice).unwrap_or(&[]) {
+                g.callers.entry(t).or_default().push((i as u32, id));
+            }
+        }
+    }
+    g.address_taken = taken;
+    Arc::new(g)
+}
+
+/// Callers of one function: probes read this, not the whole graph, so an edit elsewhere does
+/// not re-run them.
+#[salsa::tracked(returns(clone))]
+pub fn callers_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<(u32, NodeId)>> {
+    let ws = db.workspace();
+    let idx = function_ids(db, ws).get(&f).copied();
+    let g = call_graph(db, ws);
+    Arc::new(
+        idx.and_then(|i| g.callers.get(&i).cloned())
+            .unwrap_or_default(),
+    )
+}
+
+/// One function's contribution to the type classes.
+#[salsa::tracked(returns(clone))]
+pub fn type_facts<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<regions::TypeFacts> {
+    let ir = body(db, f);
+    let env = type_env(db, db.workspace());
+    let file = f.file(db);
+    let callee = |name: &str| resolve_function(db, file, name).map(|g| body(db, g));
+    Arc::new(regions::TypeFacts::of_function(&ir, &env, &callee))
+}
+
+#[salsa::tracked(returns(clone))]
+pub fn type_classes(db: &dyn Db, ws: Workspace) -> Arc<TypeClasses> {
+    let facts: Vec<Arc<regions::TypeFacts>> = all_functions(db, ws)
+        .iter()
+        .map(|f| type_facts(db, *f))
+        .collect();
+    Arc::new(TypeClasses::from_facts(facts.iter().map(|f| f.as_ref())))
+}
+
+/// What one function writes itself, and the functions with a body it calls.
+#[salsa::tracked(returns(clone))]
+pub fn own_mod<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<(ModSet, Vec<u32>)> {
+    let ws = db.workspace();
+    let ir = body(db, f);
+    let env = type_env(db, ws);
+    let classes = type_classes(db, ws);
+    let index = function_ids(db, ws);
+    let file = f.file(db);
+    let classify = |name: &str| match resolve_function(db, file, name) {
+        Some(_) => CalleeKind::Body,
+        None => match crate::ir::library::known_function(name) {
+            Some(k) => CalleeKind::Library(k.writes_first_argument),
+            None if crate::ir::library::is_noreturn(name) => CalleeKind::Library(false),
+            None => CalleeKind::Unknown,
+        },
+    };
+    // `callees` are the names `classify` found a body for.
+    let fresh = probe::sites::fresh_writes(&ir);
+    let (m, callees) =
+        regions::own_writes(&ir, &env, &classes, &classify, &|n| fresh.contains_key(&n));
+    let mut edges: Vec<u32> = callees
+        .iter()
+        .filter_map(|n| resolve_function(db, file, n))
+        .filter_map(|g| index.get(&g).copied())
+        .collect();
+    edges.sort_unstable();
+    edges.dedup();
+    Arc::new((m, edges))
+}
+
+/// What each function (by index in `all_functions`) may write, transitively: the MOD sets the
+/// engine uses to summarise calls whose effects cannot touch a fact.
+#[salsa::tracked(returns(clone))]
+pub fn mod_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<Arc<ModSet>>> {
+    let own: Vec<Arc<(ModSet, Vec<u32>)>> = all_functions(db, ws)
+        .iter()
+        .map(|f| own_mod(db, *f))
+        .collect();
+    Arc::new(regions::transitive_mod(&own))
+}

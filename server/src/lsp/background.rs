@@ -1,0 +1,205 @@
+//! Background checking: after an edit, a save, a configuration or workspace change, check the
+//! edited file first, then every open document, then the rest of the workspace, publishing each
+//! file's leak diagnostics as it is done.
+//!
+//! - Each check gets a generation; a newer check supersedes (stops) older ones.
+//! - A check of one file whose job an edit cancels retries on the new revision unless a newer
+//!   check superseded it.
+//! - Diagnostics are published under one lock, and only when the revision they were computed on
+//!   is still the latest: stale results are never published over fresher ones.
+
+use super::analysis::{self, FileCtx};
+use super::jobs::JobError;
+use super::session::{Session, lock};
+use super::settings::DEFAULT_DEBOUNCE;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use tower_lsp_server::ls_types::{Diagnostic, MessageType, Uri};
+
+/// A check of one file retries this often when edits keep cancelling it.
+const CHECK_ATTEMPTS: u64 = 40;
+/// Checks of more files than this report `$/progress`.
+const PROGRESS_MIN_FILES: usize = 10;
+
+impl Session {
+    fn debounce(&self) -> Duration {
+        lock(&self.settings)
+            .client
+            .debounce
+            .unwrap_or(DEFAULT_DEBOUNCE)
+    }
+
+    fn superseded(&self, generation: u64) -> bool {
+        self.check_gen.load(Ordering::SeqCst) != generation || self.shutdown.load(Ordering::SeqCst)
+    }
+
+    /// Stops every running check (a check started later is not affected).
+    pub(super) fn supersede_checks(&self) {
+        self.check_gen.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Check `first`, then every open document, then every other file of the workspace (salsa
+    /// makes unchanged files nearly free), publishing as each file is done.
+    pub(super) fn schedule_check(self: &Arc<Self>, first: Vec<PathBuf>) {
+        let generation = self.check_gen.fetch_add(1, Ordering::SeqCst) + 1;
+        let this = self.clone();
+        tokio::spawn(async move { this.check(generation, first).await });
+    }
+
+    async fn check(self: Arc<Self>, generation: u64, first: Vec<PathBuf>) {
+        // Diagnostics computed before the workspace is loaded would lack other files'
+        // functions; wait for indexing (bounded, in case `initialized` never comes).
+        let mut ready = self.indexed.subscribe();
+        let _ = tokio::time::timeout(Duration::from_secs(30), ready.wait_for(|v| *v)).await;
+        if self.superseded(generation) {
+            return;
+        }
+        let mut order = first;
+        let mut open: Vec<PathBuf> = self.world.docs.iter().map(|d| d.key().clone()).collect();
+        open.sort();
+        let mut rest: Vec<PathBuf> = self.world.files.iter().map(|f| f.key().clone()).collect();
+        rest.sort();
+        order.extend(open);
+        order.extend(rest);
+        let mut seen = std::collections::HashSet::new();
+        order.retain(|p| seen.insert(p.clone()));
+        let total = order.len();
+        let progress = if total > PROGRESS_MIN_FILES {
+            self.begin_progress("reductio: checking", format!("0/{total} files"))
+                .await
+        } else {
+            None
+        };
+        let mut last_pct = 0;
+        // The first file (the edited one) alone, so that nothing competes with it; then as
+        // many files at once as there are cores (each check is one job on the pool).
+        let parallel = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2);
+        let mut running = tokio::task::JoinSet::new();
+        let mut done = 0;
+        for (i, path) in order.into_iter().enumerate() {
+            if self.superseded(generation) {
+                break;
+            }
+            let this = self.clone();
+            running.spawn(async move { this.check_file(generation, &path).await });
+            let limit = if i == 0 { 1 } else { parallel };
+            while running.len() >= limit {
+                if running.join_next().await.is_none() {
+                    break;
+                }
+                done += 1;
+                if let Some(p) = &progress {
+                    let pct = (done * 100 / total) as u32;
+                    if pct > last_pct {
+                        last_pct = pct;
+                        p.report_with_message(format!("{done}/{total} files"), pct)
+                            .await;
+                    }
+                }
+            }
+        }
+        while running.join_next().await.is_some() {}
+        if let Some(p) = progress {
+            p.finish_with_message(format!("{total} files checked"))
+                .await;
+        }
+    }
+
+    async fn check_file(&self, generation: u64, path: &Path) {
+        for attempt in 0..CHECK_ATTEMPTS {
+            if attempt > 0 {
+                if self.superseded(generation) {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(5 * attempt.min(20))).await;
+            }
+            let Some((snap, ctx)) = self.world.file_snapshot(path, self.enc()) else {
+                return; // the file left the workspace
+            };
+            let revision = snap.revision;
+            let job_ctx = ctx.clone();
+            let started = std::time::Instant::now();
+            match self
+                .run(snap, move |db| analysis::file_diagnostics(db, &job_ctx))
+                .await
+            {
+                Ok(diags) => {
+                    tracing::debug!(
+                        "checked {} (revision {revision}) in {:?}: {} leaks",
+                        path.display(),
+                        started.elapsed(),
+                        diags.len()
+                    );
+                    if self.publish(&ctx, diags, revision).await {
+                        return;
+                    }
+                }
+                Err(JobError::Cancelled) => {}
+                Err(JobError::Failed(msg)) => {
+                    self.log(
+                        MessageType::ERROR,
+                        format!("checking {} failed: {msg}", path.display()),
+                    )
+                    .await;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Publishes unless the snapshot is no longer the latest revision (then the caller
+    /// retries on the new one). Returns whether the result was current.
+    async fn publish(&self, ctx: &FileCtx, diags: Vec<Diagnostic>, revision: u64) -> bool {
+        let mut published = self.published.lock().await;
+        if self.world.revision() != revision {
+            return false;
+        }
+        let diags = if self.excluded(&ctx.path) {
+            vec![]
+        } else {
+            diags
+        };
+        let entry = (ctx.version, diags);
+        match published.get(&ctx.uri) {
+            Some(prev) if *prev == entry => return true,
+            None if entry.1.is_empty() && ctx.version.is_none() => return true,
+            _ => {}
+        }
+        published.insert(ctx.uri.clone(), entry.clone());
+        self.client
+            .publish_diagnostics(ctx.uri.clone(), entry.1, entry.0)
+            .await;
+        true
+    }
+
+    pub(super) async fn clear_diagnostics(&self, uri: &Uri) {
+        let mut published = self.published.lock().await;
+        if published.remove(uri).is_some() {
+            self.client
+                .publish_diagnostics(uri.clone(), vec![], None)
+                .await;
+        }
+    }
+
+    /// `checkOn = "change"`: check `path` once no edit has come for the debounce delay.
+    pub(super) fn check_on_change(self: &Arc<Self>, path: PathBuf) {
+        let n = {
+            let mut e = self.edits.entry(path.clone()).or_insert(0);
+            *e += 1;
+            *e
+        };
+        let delay = self.debounce();
+        let this = self.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            let latest = this.edits.get(&path).map(|e| *e).unwrap_or(0);
+            if latest == n {
+                this.schedule_check(vec![path]);
+            }
+        });
+    }
+}
