@@ -56,9 +56,12 @@
 //! The analysis reads `body` (no source ranges), never `lowered`: a layout edit (spaces, a
 //! comment, a line break inside a function) leaves `body` equal, so no probe re-runs.
 //! `probe_outcome` reads no line index and no function start; only its placement,
-//! `probe_verdict`, does (line and column through `function_anchor`, byte offsets through
-//! `Function.start`), so an edit that only moves a function re-places its verdicts (cheap)
-//! without re-running a probe.
+//! `probe_verdict`, does (line and column through `function_anchor`, the byte range through
+//! `Function.start`), so an edit that only moves a function re-places its verdicts without
+//! re-running a probe. Because a [`Finding`] carries byte offsets in the file, any edit
+//! re-places the verdicts of the functions below it in that file, a same-line edit included
+//! (placement only: `bench_edit` on `sqlite3.c`, a space typed in `renameColumnFunc`,
+//! re-places about 21,000 verdicts per keystroke).
 
 mod database;
 mod finding;
