@@ -103,6 +103,29 @@ local function dir_language(dir)
   return dir_language_cache[dir] or nil
 end
 
+--- The sources in the root's subdirectories (one level, bounded), as for include/ beside src/.
+local root_language_cache = {}
+
+local function root_language(root)
+  if root_language_cache[root] == nil then
+    local c, cxx, seen = 0, 0, 0
+    pcall(function()
+      for sub, type in vim.fs.dir(root) do
+        if type == 'directory' and not sub:match('^%.') and sub ~= 'node_modules' then
+          local a, b = count_sources(vim.fs.joinpath(root, sub))
+          c, cxx = c + a, cxx + b
+          seen = seen + 1
+          if seen >= 64 then
+            break
+          end
+        end
+      end
+    end)
+    root_language_cache[root] = decide(c, cxx) or false
+  end
+  return root_language_cache[root] or nil
+end
+
 --- The language of a `.h` buffer, which Neovim gives the `cpp` filetype unless
 --- g:c_syntax_for_h is set: 'c' when g:reductio_c_headers is true, or the project has a
 --- reductio.toml, or the nearest directory with sources (the header's own, then its parents up
@@ -143,20 +166,7 @@ function M.header_language(bufnr)
     dir = parent
   end
   if root then
-    local c, cxx, seen = 0, 0, 0
-    pcall(function()
-      for sub, type in vim.fs.dir(root) do
-        if type == 'directory' and not sub:match('^%.') and sub ~= 'node_modules' then
-          local a, b = count_sources(vim.fs.joinpath(root, sub))
-          c, cxx = c + a, cxx + b
-          seen = seen + 1
-          if seen >= 64 then
-            break
-          end
-        end
-      end
-    end)
-    return decide(c, cxx)
+    return root_language(root)
   end
   return nil
 end
