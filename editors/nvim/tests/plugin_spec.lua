@@ -16,8 +16,10 @@ end)
 T.test('lsp/reductio.lua: `reductio serve` for C, enabled', function()
   local config = vim.lsp.config.reductio
   T.eq(config.cmd, { BIN, 'serve' })
-  T.eq(config.filetypes, { 'c' })
+  T.eq(config.filetypes, { 'c', 'cpp' })
+  T.eq(type(config.root_dir), 'function', 'root_dir keeps cpp buffers other than C headers out')
   T.eq(config.root_markers[1], 'reductio.toml')
+  T.eq(config.cmd_env, { REDUCTIO_LOG = vim.env.REDUCTIO_LOG or 'error' }, 'stderr kept to errors')
   T.ok(vim.lsp.is_enabled('reductio'), 'vim.lsp.enable ran')
 end)
 

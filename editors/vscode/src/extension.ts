@@ -14,7 +14,7 @@ import {
   ServerOptions,
   State,
 } from 'vscode-languageclient/node';
-import { resolveServer, serverExecutable } from './binary';
+import { openPathSettingCommand, PATH_SETTING_QUERY, resolveServer, serverExecutable } from './binary';
 import { formatCheckSummary, groupByFile, runCheck } from './check';
 import {
   displayPath,
@@ -26,7 +26,8 @@ import {
   verdictRange,
 } from './convert';
 import { affectsServerSettings, fromInspect, ServerSettings, toServerSettings, configurationPayload } from './settings';
-import { CheckSummary, countsFor, formatStatus, pendingStatus } from './status';
+import { CheckSummary, formatStatus, pendingStatus } from './status';
+import { advertisesFileSummary, FILE_SUMMARY_REQUEST, FileSummary, FileSummarySource, statusCounts } from './summary';
 import {
   byConcern,
   formatVerdictDetails,
@@ -55,6 +56,12 @@ const summaries = new Map<string, CheckSummary>();
 const counted = new Set<string>();
 let countRun: { uri: string; cancel: () => void } | undefined;
 let countTimer: NodeJS.Timeout | undefined;
+/** The server's `reductio/fileSummary`, when it has it; per server session. */
+let fileSummary: FileSummarySource | undefined;
+/** In `counted` once the fallback to the CLI has been logged (not a URI). */
+const FALLBACK_LOGGED = ' fallback logged';
+/** The server's last counts per file (kept while a newer request runs: no flicker). */
+const serverCounts = new Map<string, FileSummary>();
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('reductio');
@@ -75,13 +82,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
     vscode.window.onDidChangeActiveTextEditor(() => updateStatus()),
     vscode.languages.onDidChangeDiagnostics((e) => {
-      const active = vscode.window.activeTextEditor?.document.uri.toString();
-      if (active && e.uris.some((u) => u.toString() === active)) {
+      const active = vscode.window.activeTextEditor?.document;
+      if (active && e.uris.some((u) => u.toString() === active.uri.toString())) {
+        // New diagnostics: the server has checked the file again; its counts follow.
+        if (fileSummary && fileSummary.support !== 'no') {
+          requestServerCounts(active);
+        }
         updateStatus();
       }
     }),
     vscode.workspace.onDidSaveTextDocument((d) => {
-      if (d.languageId === 'c') {
+      if (d.languageId === 'c' && fileSummary?.support === 'no') {
         scheduleCount(d, 300);
       }
     }),
@@ -89,6 +100,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       published.delete(d.uri.toString());
       summaries.delete(d.uri.toString());
       counted.delete(d.uri.toString());
+      serverCounts.delete(d.uri.toString());
     }),
   );
   await startClient();
@@ -121,10 +133,12 @@ function workspaceRoot(): string | undefined {
 
 async function startClient(): Promise<void> {
   const configured = vscode.workspace.getConfiguration('reductio').get<string>('path', '');
-  const found = resolveServer(configured, process.env, { cwd: workspaceRoot() });
+  const remoteName = vscode.env.remoteName;
+  const found = resolveServer(configured, process.env, { cwd: workspaceRoot(), remoteName });
   if (!found.ok) {
     serverPath = undefined;
     output.appendLine(found.message);
+    output.appendLine(`PATH searched${remoteName ? ` (on the remote machine, ${remoteName})` : ''}: ${process.env.PATH ?? ''}`);
     statusItem.text = '$(error) reductio';
     statusItem.tooltip = found.message;
     statusItem.show();
@@ -132,7 +146,11 @@ async function startClient(): Promise<void> {
       .showErrorMessage(found.message, 'Open Settings', 'Installation Guide')
       .then((choice) => {
         if (choice === 'Open Settings') {
-          void vscode.commands.executeCommand('workbench.action.openSettings', 'reductio.path');
+          // `reductio.path` is per machine: a remote window's value is in the Remote tab.
+          const open = openPathSettingCommand(remoteName);
+          void Promise.resolve(vscode.commands.executeCommand(open.command, open.arg)).catch(() =>
+            vscode.commands.executeCommand('workbench.action.openSettings', { query: PATH_SETTING_QUERY }),
+          );
         } else if (choice === 'Installation Guide') {
           void vscode.commands.executeCommand('extension.open', 'reductio.reductio');
         }
@@ -192,11 +210,18 @@ async function startClient(): Promise<void> {
   client.onDidChangeState((e) => {
     if (e.newState === State.Stopped) {
       published.clear();
+      serverCounts.clear();
+      fileSummary = undefined;
     }
     updateStatus();
   });
   try {
     await client.start();
+    const c = client;
+    fileSummary = new FileSummarySource(
+      (uri) => c.sendRequest(FILE_SUMMARY_REQUEST, { textDocument: { uri } }),
+      advertisesFileSummary(c.initializeResult?.capabilities),
+    );
   } catch (e) {
     output.appendLine(`the server did not start: ${String(e)}`);
     void vscode.window
@@ -216,6 +241,8 @@ async function restartServer(): Promise<void> {
     }
   }
   published.clear();
+  serverCounts.clear();
+  fileSummary = undefined;
   await startClient();
   updateStatus();
 }
@@ -517,23 +544,57 @@ function updateStatus(): void {
   }
   const key = doc.uri.toString();
   const name = path.basename(doc.uri.fsPath);
+  const support = fileSummary?.support ?? 'no';
   const summary = summaries.get(key);
   const live = published.has(key) ? reductioDiagnostics(doc.uri).length : undefined;
-  if (!summary && live === undefined) {
+  const counts = statusCounts({ support, server: serverCounts.get(key), cli: summary, liveLeaks: live });
+  if (!counts) {
     const p = pendingStatus(name);
     statusItem.text = p.text;
     statusItem.tooltip = p.tooltip;
     statusItem.backgroundColor = undefined;
   } else {
-    const s = formatStatus(countsFor(summary, live), name);
+    const s = formatStatus(counts, name);
     statusItem.text = s.text;
     statusItem.tooltip = s.tooltip;
     statusItem.backgroundColor = s.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
   statusItem.show();
-  if (!summary && !counted.has(key)) {
+  if (support !== 'no') {
+    if (!serverCounts.has(key) && !counted.has(key)) {
+      counted.add(key);
+      requestServerCounts(doc);
+    }
+  } else if (!summary && !counted.has(key)) {
     scheduleCount(doc, 0);
   }
+}
+
+/** Asks the server for the file's counts (`reductio/fileSummary`); a server without the
+ * request answers MethodNotFound, and the status bar goes back to `reductio check --all`. */
+function requestServerCounts(doc: vscode.TextDocument): void {
+  const source = fileSummary;
+  const c = client;
+  if (!source || !c || !vscode.workspace.getConfiguration('reductio').get<boolean>('statusBar', true)) {
+    return;
+  }
+  const key = doc.uri.toString();
+  void source.get(c.code2ProtocolConverter.asUri(doc.uri)).then((answer) => {
+    if (answer.kind === 'counts') {
+      serverCounts.set(key, answer.counts);
+    } else if (answer.kind === 'unsupported') {
+      if (!counted.has(FALLBACK_LOGGED)) {
+        output.appendLine(`the server has no ${FILE_SUMMARY_REQUEST}: proof counts come from \`reductio check FILE --all\``);
+      }
+      counted.clear();
+      counted.add(FALLBACK_LOGGED);
+    } else if (answer.error) {
+      output.appendLine(`${FILE_SUMMARY_REQUEST} ${doc.uri.fsPath}: ${answer.error}`);
+    }
+    if (fileSummary === source) {
+      updateStatus();
+    }
+  });
 }
 
 /** Runs `reductio check FILE --all` for the file's proved/unproved counts. */

@@ -42,10 +42,19 @@ function M.check()
   end
   health.info('cmd: ' .. table.concat(type(config.cmd) == 'table' and config.cmd or { '<function>' }, ' '))
   if vim.lsp.is_enabled == nil or vim.lsp.is_enabled('reductio') then
-    health.ok('enabled for filetypes: ' .. table.concat(config.filetypes or {}, ', '))
+    local fts = config.filetypes or {}
+    local note = vim.list_contains(fts, 'cpp') and type(config.root_dir) == 'function'
+        and '; cpp: only the .h files of C projects, see :help reductio-headers'
+      or ''
+    health.ok('enabled for filetypes: ' .. table.concat(fts, ', ') .. note)
   else
     health.warn('not enabled', { "vim.lsp.enable('reductio'), or unset vim.g.reductio_autostart" })
   end
+  local env = config.cmd_env or {}
+  health.info(('server log: REDUCTIO_LOG=%s on stderr (which Neovim files as errors in %s); the rest comes as window/logMessage, see :help reductio-log'):format(
+    env.REDUCTIO_LOG or vim.env.REDUCTIO_LOG or 'info',
+    require('vim.lsp.log').get_filename()
+  ))
   local clients = vim.lsp.get_clients({ name = 'reductio' })
   if #clients == 0 then
     health.info('not running (it starts when a C file is opened)')

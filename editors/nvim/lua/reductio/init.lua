@@ -41,6 +41,161 @@ function M.binary()
   return NAME
 end
 
+--- Where `reductio serve` writes its log. The server logs to stderr, and Neovim files every
+--- stderr line as [ERROR] in lsp.log; what the server reports through `window/logMessage` is
+--- filed at its own level. So stderr is kept to errors (and panics) unless $REDUCTIO_LOG says
+--- otherwise (`debug`, `trace`: everything, on stderr).
+---@return table<string, string>
+function M.server_env()
+  local level = vim.env.REDUCTIO_LOG
+  return { REDUCTIO_LOG = (level and level ~= '') and level or 'error' }
+end
+
+--- Files found upwards from a buffer that mark the project root (the first one found wins).
+M.root_markers = { 'reductio.toml', 'compile_commands.json', '.git' }
+
+-- Extensions of C++ sources and headers: their presence near a `.h` says it is C++.
+local CXX = {}
+for _, ext in ipairs({ 'cc', 'cpp', 'cxx', 'c++', 'C', 'cp', 'CPP', 'hpp', 'hh', 'hxx', 'h++', 'ipp', 'tpp', 'cppm', 'ixx' }) do
+  CXX[ext] = true
+end
+
+--- C and C++ sources directly in `dir` (not recursive, bounded).
+local function count_sources(dir)
+  local c, cxx = 0, 0
+  local ok = pcall(function()
+    local n = 0
+    for name, type in vim.fs.dir(dir) do
+      n = n + 1
+      if n > 5000 then
+        break
+      end
+      if type == 'file' or type == 'link' then
+        local ext = name:match('%.([^.]+)$')
+        if ext == 'c' then
+          c = c + 1
+        elseif ext and CXX[ext] then
+          cxx = cxx + 1
+        end
+      end
+    end
+  end)
+  if not ok then
+    return 0, 0
+  end
+  return c, cxx
+end
+
+local function decide(c, cxx)
+  if c == 0 and cxx == 0 then
+    return nil
+  end
+  return c >= cxx and 'c' or 'cpp'
+end
+
+--- Per directory: 'c', 'cpp' or false (no sources). Directories are read once per session.
+local dir_language_cache = {}
+
+local function dir_language(dir)
+  if dir_language_cache[dir] == nil then
+    dir_language_cache[dir] = decide(count_sources(dir)) or false
+  end
+  return dir_language_cache[dir] or nil
+end
+
+--- The sources in the root's subdirectories (one level, bounded), as for include/ beside src/.
+local root_language_cache = {}
+
+local function root_language(root)
+  if root_language_cache[root] == nil then
+    local c, cxx, seen = 0, 0, 0
+    pcall(function()
+      for sub, type in vim.fs.dir(root) do
+        if type == 'directory' and not sub:match('^%.') and sub ~= 'node_modules' then
+          local a, b = count_sources(vim.fs.joinpath(root, sub))
+          c, cxx = c + a, cxx + b
+          seen = seen + 1
+          if seen >= 64 then
+            break
+          end
+        end
+      end
+    end)
+    root_language_cache[root] = decide(c, cxx) or false
+  end
+  return root_language_cache[root] or nil
+end
+
+--- The language of a `.h` buffer, which Neovim gives the `cpp` filetype unless
+--- g:c_syntax_for_h is set: 'c' when g:reductio_c_headers is true, or the project has a
+--- reductio.toml, or the nearest directory with sources (the header's own, then its parents up
+--- to the project root, then the root's subdirectories, as in include/ beside src/) holds
+--- mostly `.c` files; 'cpp' when they are mostly C++; nil for a buffer that is not a `.h` file
+--- or when nothing tells.
+---@param bufnr integer
+---@return 'c'|'cpp'|nil
+function M.header_language(bufnr)
+  local name = api.nvim_buf_get_name(bufnr)
+  if not name:match('%.h$') then
+    return nil
+  end
+  local forced = vim.g.reductio_c_headers
+  if forced == true or forced == 1 then
+    return 'c'
+  elseif forced == false or forced == 0 then
+    return 'cpp'
+  end
+  name = vim.fs.normalize(vim.fn.fnamemodify(name, ':p'))
+  local markers = vim.tbl_get(vim.lsp.config, NAME, 'root_markers') or M.root_markers
+  local root = vim.fs.root(name, markers)
+  if root and vim.uv.fs_stat(vim.fs.joinpath(root, 'reductio.toml')) then
+    return 'c'
+  end
+  local dir = vim.fs.dirname(name)
+  -- Without a root: the header's directory and its parent.
+  local stop = root or vim.fs.dirname(dir)
+  for _ = 1, 16 do
+    local lang = dir_language(dir)
+    if lang then
+      return lang
+    end
+    local parent = vim.fs.dirname(dir)
+    if dir == stop or parent == dir then
+      break
+    end
+    dir = parent
+  end
+  if root then
+    return root_language(root)
+  end
+  return nil
+end
+
+--- Whether reductio is for this buffer: a C buffer, or a `.h` buffer of a C project (see
+--- |M.header_language()|).
+---@param bufnr? integer
+---@return boolean
+function M.is_c_buffer(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and api.nvim_get_current_buf() or bufnr
+  local ft = vim.bo[bufnr].filetype
+  if ft == 'c' then
+    return true
+  end
+  return ft == 'cpp' and M.header_language(bufnr) == 'c'
+end
+
+--- `root_dir` of lsp/reductio.lua: attaches to C buffers and to `.h` buffers of C projects
+--- (`filetypes` also lists `cpp`, the filetype of `.h`), at the root found by `root_markers`.
+---@param bufnr integer
+---@param on_dir fun(root_dir?: string)
+function M.root_dir(bufnr, on_dir)
+  if not M.is_c_buffer(bufnr) then
+    return
+  end
+  local markers = vim.tbl_get(vim.lsp.config, NAME, 'root_markers') or M.root_markers
+  on_dir(vim.fs.root(bufnr, markers))
+end
+
 --- The configured server command's executable, resolved on PATH.
 ---@return string|nil path, string name
 function M.executable()
@@ -440,14 +595,14 @@ M.commands = {
   end,
 }
 
---- The right-click entries, present only in C buffers (see plugin/reductio.lua).
+--- The right-click entries, present only in C buffers and C headers (see plugin/reductio.lua).
 M.menu = {
   { name = 'PopUp.Prove\\ no\\ leak\\ here', cmd = '<Cmd>ReductioProve<CR>' },
   { name = 'PopUp.Show\\ leak\\ trace', cmd = '<Cmd>ReductioTrace<CR>' },
 }
 
 function M.update_menu()
-  local want = vim.bo.filetype == 'c'
+  local want = M.is_c_buffer(0)
   for _, entry in ipairs(M.menu) do
     pcall(vim.cmd, 'aunmenu ' .. entry.name)
     if want then

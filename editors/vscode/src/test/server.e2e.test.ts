@@ -32,7 +32,9 @@ import {
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
 import { proveCommandArgs, proveParams, proveParamsFromArgs, toLspPosition } from '../convert';
+import { runCheck } from '../check';
 import { configurationPayload, SettingValue, toServerSettings } from '../settings';
+import { advertisesFileSummary, FILE_SUMMARY_REQUEST, FileSummarySource, statusCounts } from '../summary';
 import { parseVerdicts, summarizeProve } from '../verdicts';
 
 const BIN = process.env.REDUCTIO_BIN;
@@ -206,6 +208,35 @@ describe('the VS Code client protocol against reductio serve', { skip: BIN ? fal
     assert.match(related[related.length - 1].message, /`copy` goes out of scope/);
     // Only leaks are diagnostics.
     assert.equal(diagnostics.length, 1);
+  });
+
+  // The status bar: the server's reductio/fileSummary when it has it (the counts of
+  // `check FILE --all`), else MethodNotFound, and the counts come from the CLI as before.
+  test('status-bar counts: reductio/fileSummary agrees with `check --all`, or MethodNotFound and the CLI', { timeout: TIMEOUT }, async () => {
+    const source = new FileSummarySource(
+      (uri) => server.conn.sendRequest(FILE_SUMMARY_REQUEST, { textDocument: { uri } }),
+      advertisesFileSummary(init.capabilities),
+    );
+    const answer = await source.get(LEAK_URI);
+    const cli = await runCheck(BIN!, [path.relative(REPO, LEAK_FILE)], { cwd: REPO, all: true, timeoutMs: 60_000 });
+    const live = server.published.get(LEAK_URI)?.diagnostics.length;
+    assert.equal(live, 1);
+    if (answer.kind === 'unsupported') {
+      assert.equal(source.support, 'no');
+      assert.equal(advertisesFileSummary(init.capabilities), undefined, 'a server that advertises the request answers it');
+      assert.deepEqual(await source.get(LEAK_URI), { kind: 'unsupported' }, 'not asked again');
+      assert.deepEqual(statusCounts({ support: source.support, cli: cli.summary, liveLeaks: live }), {
+        proved: cli.summary.proved,
+        unproved: cli.summary.unproved,
+        leaks: 1,
+      });
+    } else {
+      assert.equal(answer.kind, 'counts', JSON.stringify(answer));
+      const { counts } = answer as { counts: { proved: number; leaks: number; unproved: number } };
+      assert.deepEqual(counts, { proved: cli.summary.proved, leaks: cli.summary.leaks, unproved: cli.summary.unproved });
+      assert.equal(counts.leaks, live, 'the leak count is the number of leak diagnostics');
+      assert.deepEqual(statusCounts({ support: source.support, server: counts, liveLeaks: 0 }), counts, 'the server counts alone');
+    }
   });
 
   test('reductio/prove on the leaking return: the notification text and the trace', { timeout: TIMEOUT }, async () => {
