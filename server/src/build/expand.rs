@@ -146,6 +146,7 @@ pub fn expand(text: &str, span: Range<usize>, table: &MacroTable, budget: &Budge
         }
         s
     });
+    let groups = ParenGroups::new(text, &toks);
     let mut eng = Engine::new(table, *budget);
     let mut out = Builder::default();
     let mut i = 0;
@@ -163,7 +164,12 @@ pub fn expand(text: &str, span: Range<usize>, table: &MacroTable, budget: &Budge
             i += 1;
             continue;
         };
-        let Some(mut j) = invocation_end(text, &toks, i, &def) else {
+        let end_of_call = if def.is_function_like() {
+            groups.end(i + 1)
+        } else {
+            Some(i)
+        };
+        let Some(mut j) = end_of_call else {
             i += 1;
             continue;
         };
@@ -174,16 +180,15 @@ pub fn expand(text: &str, span: Range<usize>, table: &MacroTable, budget: &Budge
                 .map(|t| PTok::from_source(text, t))
                 .collect();
             let res = eng.expand_list(input, 0);
-            // A function-like name left at the end may take its `(` from the text after the
-            // invocation (`#define CALL f` … `CALL(x)` is covered already; this is
-            // `#define G F` with `F(x)` written as `G(x)`): extend and redo.
+            // A function-like macro name left at the end of the result takes its arguments
+            // from the text that follows (`#define G F`, then `G(x)` is `F(x)`): extend the
+            // invocation over them and redo it. Redoing is charged as work (not undone by
+            // `restore`), so a chain `G(1)(2)(3)…` stays bounded.
             if let Some(last) = res.last()
                 && !eng.stopped
                 && last.kind == TokKind::Ident
                 && eng.would_expand_call(last)
-                && let Some(k) = toks
-                    .get(j + 1)
-                    .and_then(|_| paren_group_end(text, &toks, j + 1))
+                && let Some(k) = groups.end(j + 1)
             {
                 eng.restore(before);
                 j = k;
@@ -214,37 +219,45 @@ pub fn expand(text: &str, span: Range<usize>, table: &MacroTable, budget: &Budge
     }
 }
 
-/// Index of the last token of the invocation starting at `i`, or `None` when a function-like
-/// macro's name is not followed by a complete parenthesized argument list.
-fn invocation_end(text: &str, toks: &[Token], i: usize, def: &MacroDef) -> Option<usize> {
-    if !def.is_function_like() {
-        return Some(i);
-    }
-    paren_group_end(text, toks, i + 1)
+/// Matching parentheses of a token list, computed once (so finding an invocation's end is
+/// constant time even when many parentheses are unclosed).
+struct ParenGroups {
+    close: Vec<Option<usize>>,
+    /// Directives before each index: a group with a directive inside is not an argument list.
+    directives_before: Vec<usize>,
 }
 
-/// If `toks[open]` is `(`, the index of its matching `)`; a directive in between or the end of
-/// the tokens gives `None`.
-fn paren_group_end(text: &str, toks: &[Token], open: usize) -> Option<usize> {
-    let t = toks.get(open)?;
-    if &text[t.range.clone()] != "(" {
-        return None;
-    }
-    let mut depth = 0usize;
-    for (k, t) in toks.iter().enumerate().skip(open) {
-        match (t.kind, &text[t.range.clone()]) {
-            (TokKind::Directive, _) => return None,
-            (TokKind::Punct, "(") => depth += 1,
-            (TokKind::Punct, ")") => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(k);
+impl ParenGroups {
+    fn new(text: &str, toks: &[Token]) -> Self {
+        let mut close = vec![None; toks.len()];
+        let mut directives_before = Vec::with_capacity(toks.len() + 1);
+        let mut open = Vec::new();
+        let mut d = 0;
+        for (k, t) in toks.iter().enumerate() {
+            directives_before.push(d);
+            match (t.kind, &text[t.range.clone()]) {
+                (TokKind::Directive, _) => d += 1,
+                (TokKind::Punct, "(") => open.push(k),
+                (TokKind::Punct, ")") => {
+                    if let Some(o) = open.pop() {
+                        close[o] = Some(k);
+                    }
                 }
+                _ => {}
             }
-            _ => {}
+        }
+        directives_before.push(d);
+        ParenGroups {
+            close,
+            directives_before,
         }
     }
-    None
+
+    /// If token `open` is `(`, the index of its `)`, unless a directive lies in between.
+    fn end(&self, open: usize) -> Option<usize> {
+        let c = (*self.close.get(open)?)?;
+        (self.directives_before[c] == self.directives_before[open]).then_some(c)
+    }
 }
 
 #[derive(Default)]
@@ -393,6 +406,8 @@ pub(crate) struct Engine<'t> {
     names: FxHashMap<Rc<str>, u32>,
     budget: Budget,
     produced: usize,
+    /// Tokens looked at while collecting arguments.
+    work: usize,
     pub expansions: usize,
     pub truncated: bool,
     pub stopped: bool,
@@ -407,6 +422,7 @@ impl<'t> Engine<'t> {
             names: FxHashMap::default(),
             budget,
             produced: 0,
+            work: 0,
             expansions: 0,
             truncated: false,
             stopped: false,
@@ -505,7 +521,17 @@ impl<'t> Engine<'t> {
                 if !stack.last().is_some_and(|p| p.is_punct("(")) {
                     return None;
                 }
-                let (args, consumed) = collect_args(stack, params.len(), def.variadic)?;
+                let scanned = collect_args(stack, params.len(), def.variadic);
+                // Looking for arguments costs work even when there are none (`F(` unclosed):
+                // count it, so rescans cannot go quadratic unnoticed.
+                self.work += match &scanned {
+                    Ok((_, consumed)) => consumed.len(),
+                    Err(n) => *n,
+                };
+                if self.work > self.budget.max_tokens.saturating_mul(16) {
+                    self.stop();
+                }
+                let (args, consumed) = scanned.ok()?;
                 let rparen = consumed.last().expect("collect_args keeps the `)`");
                 let hs = hide_union(
                     &hide_intersect(&t.hide, &rparen.hide),
@@ -718,13 +744,15 @@ impl<'t> Engine<'t> {
     }
 }
 
-/// Pops `( args )` from `stack` (reversed order). `None`, with `stack` unchanged, when the
-/// list is unterminated, contains a directive, or has the wrong number of arguments.
+/// Pops `( args )` from `stack` (reversed order). `Err(tokens looked at)`, with `stack`
+/// unchanged, when the list is unterminated, contains a directive, or has the wrong number of
+/// arguments.
+#[allow(clippy::type_complexity)]
 fn collect_args(
     stack: &mut Vec<PTok>,
     nparams: usize,
     variadic: bool,
-) -> Option<(Vec<Vec<PTok>>, Vec<PTok>)> {
+) -> Result<(Vec<Vec<PTok>>, Vec<PTok>), usize> {
     let mut consumed = Vec::new();
     let mut args: Vec<Vec<PTok>> = vec![Vec::new()];
     let mut depth = 0usize;
@@ -733,13 +761,15 @@ fn collect_args(
     };
     loop {
         let Some(t) = stack.pop() else {
+            let n = consumed.len();
             restore(stack, consumed);
-            return None;
+            return Err(n);
         };
         if t.kind == TokKind::Directive {
             stack.push(t);
+            let n = consumed.len();
             restore(stack, consumed);
-            return None;
+            return Err(n);
         }
         let first = consumed.is_empty();
         consumed.push(t.clone());
@@ -776,13 +806,14 @@ fn collect_args(
         n == nparams
     };
     if !ok {
+        let n = consumed.len();
         restore(stack, consumed);
-        return None;
+        return Err(n);
     }
     if nparams == 0 {
         args.clear();
     }
-    Some((args, consumed))
+    Ok((args, consumed))
 }
 
 fn stringify(arg: &[PTok], origin: Range<usize>, space: bool) -> PTok {
@@ -1002,6 +1033,19 @@ mod tests {
         let e = expand(code, start..code.len(), &t, &Budget::default());
         assert_eq!(e.text, "int b = 1;");
         assert_eq!(e.original_range(0..3), start..start + 3);
+    }
+
+    #[test]
+    fn unclosed_and_chained_calls_stay_linear() {
+        let t = table("#define F(x) x\n#define G(x) H\n#define H(x) G");
+        let code = "F(".repeat(50_000);
+        let start = std::time::Instant::now();
+        let e = expand(&code, 0..code.len(), &t, &Budget::default());
+        assert_eq!(e.text, code);
+        let chain = format!("G{}", "(1)".repeat(20_000));
+        let e = expand(&chain, 0..chain.len(), &t, &Budget::default());
+        check_map(&chain, &e);
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     }
 
     #[test]
