@@ -165,4 +165,58 @@ mod tests {
         let (flags, err) = flags_for_file(Path::new("/q/a.c"), &BuildConfig::default(), &src);
         assert_eq!((flags, err), (CompileFlags::default(), None));
     }
+
+    /// Cost on a real file: `REDUCTIO_BUILD_FILE=path/x.c REDUCTIO_BUILD_ARGS="-Iinclude -I."
+    /// cargo test --release --lib build::tests::real_file -- --ignored --nocapture`
+    /// (relative `-I` paths resolve against the file's directory).
+    #[test]
+    #[ignore]
+    fn real_file() {
+        let Ok(path) = std::env::var("REDUCTIO_BUILD_FILE") else {
+            return;
+        };
+        let file = includes::normalize(&std::env::current_dir().unwrap().join(path));
+        let args: Vec<String> = std::env::var("REDUCTIO_BUILD_ARGS")
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        let flags = compile_db::parse_arguments(&args, file.parent().unwrap(), false);
+        let src = FsSource::default();
+        let text = src.read(&file).unwrap();
+        let t = std::time::Instant::now();
+        let resolver = IncludeResolver::new(&flags, &[]);
+        let s = scan(
+            &file,
+            &text,
+            &flags,
+            &resolver,
+            &src,
+            &ScanLimits::default(),
+        );
+        let scanned = t.elapsed();
+        let masked = mask_inactive(&text, &s.groups);
+        let e = expand(&masked, 0..masked.len(), &s.table, &Budget::default());
+        let attrs = function_attributes(&e.text);
+        for k in s.skipped.iter().take(5) {
+            eprintln!("skipped {:?} {:?}: {}", k.spec, k.path, k.reason);
+        }
+        eprintln!("not found {:?}", s.not_found);
+        eprintln!(
+            "scan {scanned:?} ({} headers, {} macros, {} groups, {} undecided, {} skipped, {} not found); \
+             expand+attributes {:?} ({} expansions, {} -> {} bytes, truncated {}); {} noreturn",
+            s.headers.len(),
+            s.table.len(),
+            s.groups.len(),
+            s.groups.iter().filter(|g| g.live == Live::Unknown).count(),
+            s.skipped.len(),
+            s.not_found.len(),
+            t.elapsed() - scanned,
+            e.expansions,
+            text.len(),
+            e.text.len(),
+            e.truncated,
+            attrs.values().filter(|a| a.noreturn).count(),
+        );
+    }
 }

@@ -16,7 +16,7 @@ use super::includes::{
 };
 use super::lex::{TokKind, lex};
 use super::macros::{MacroStatus, MacroTable};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -103,6 +103,7 @@ pub fn scan(
         limits,
         stack: Vec::new(),
         once: FxHashSet::default(),
+        guards: FxHashMap::default(),
         seen: FxHashSet::default(),
         visits: 0,
         bytes: 0,
@@ -139,6 +140,7 @@ pub fn scan_text(text: &str, table: &MacroTable) -> Scan {
         limits: &limits,
         stack: Vec::new(),
         once: FxHashSet::default(),
+        guards: FxHashMap::default(),
         seen: FxHashSet::default(),
         visits: 0,
         bytes: 0,
@@ -159,6 +161,8 @@ struct Walker<'a> {
     stack: Vec<PathBuf>,
     /// Files that said `#pragma once`.
     once: FxHashSet<PathBuf>,
+    /// Each header's include-guard macro, if its whole text is one `#ifndef X` group.
+    guards: FxHashMap<PathBuf, Option<String>>,
     seen: FxHashSet<PathBuf>,
     visits: usize,
     bytes: usize,
@@ -179,7 +183,12 @@ struct Frame {
 
 impl Walker<'_> {
     fn walk(&mut self, path: &Path, text: &str, depth: usize, base: Truth, main: bool) {
-        let directives: Vec<Range<usize>> = lex(text)
+        let toks = lex(text);
+        if !main && !self.guards.contains_key(path) {
+            self.guards
+                .insert(path.to_path_buf(), include_guard(text, &toks));
+        }
+        let directives: Vec<Range<usize>> = toks
             .into_iter()
             .filter(|t| t.kind == TokKind::Directive)
             .map(|t| t.range)
@@ -398,10 +407,26 @@ impl Walker<'_> {
             }
             Resolution::Skipped(p, reason) => skip(self, Some(p), reason),
             Resolution::Found(p, t) => {
-                if self.once.contains(&p) {
+                // On a cycle the guard was defined on this very path, even if only in an
+                // undecided arm (then it is "maybe defined" for the table).
+                let in_cycle = self.stack.contains(&p);
+                // A compiler re-enters a file already being read; guards usually make that a
+                // no-op, in shapes we do not all recognise (libxml2's tree.h guards inside an
+                // `#else`). So allow one re-entry, and call it a cycle at the second.
+                let cycle = self.stack.iter().filter(|q| **q == p).count() >= 2;
+                let guarded = self.guards.get(&p).is_some_and(|g| {
+                    g.as_ref().is_some_and(|g| match self.out.table.status(g) {
+                        MacroStatus::Defined => true,
+                        MacroStatus::MaybeDefined => in_cycle,
+                        _ => false,
+                    })
+                });
+                if self.once.contains(&p) || guarded {
+                    // Reading it again would change nothing (GCC's multiple-include
+                    // optimization); this also makes guarded cycles harmless.
                     return;
                 }
-                if self.stack.contains(&p) {
+                if cycle {
                     skip(self, Some(p), SkipReason::Cycle);
                 } else if depth + 1 > self.limits.max_depth {
                     self.out.truncated = true;
@@ -448,6 +473,50 @@ impl Walker<'_> {
         let joined: String = toks.iter().map(|t| &*t.text).collect();
         parse_include_operand(&joined)
     }
+}
+
+/// The guard macro of a header whose first token is `#ifndef X` (or `#if !defined(X)`),
+/// directly followed by `#define X`, and whose last token is the `#endif` closing that group.
+fn include_guard(text: &str, toks: &[super::lex::Token]) -> Option<String> {
+    let first = toks.first().filter(|t| t.kind == TokKind::Directive)?;
+    let last = toks.last().filter(|t| t.kind == TokKind::Directive)?;
+    let d = directive::parse(text, first.range.clone());
+    let ops: Vec<&str> = d.operands.iter().map(|t| &text[t.range.clone()]).collect();
+    let name = match (d.kind, ops.as_slice()) {
+        (DirectiveKind::Ifndef, [n]) => *n,
+        (DirectiveKind::If, ["!", "defined", "(", n, ")"] | ["!", "defined", n]) => *n,
+        _ => return None,
+    };
+    let second = toks.get(1).filter(|t| t.kind == TokKind::Directive)?;
+    let d2 = directive::parse(text, second.range.clone());
+    if d2.kind != DirectiveKind::Define
+        || d2.operands.first().map(|t| &text[t.range.clone()]) != Some(name)
+    {
+        return None;
+    }
+    // The group opened by the first directive must close at the last one.
+    let mut depth = 0usize;
+    for t in toks.iter().filter(|t| t.kind == TokKind::Directive) {
+        match directive::parse(text, t.range.clone()).kind {
+            DirectiveKind::If | DirectiveKind::Ifdef | DirectiveKind::Ifndef => depth += 1,
+            DirectiveKind::Endif => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 && t.range != last.range {
+                    return None;
+                }
+            }
+            DirectiveKind::Elif
+            | DirectiveKind::Elifdef
+            | DirectiveKind::Elifndef
+            | DirectiveKind::Else
+                if depth == 1 =>
+            {
+                return None;
+            }
+            _ => {}
+        }
+    }
+    (depth == 0).then(|| name.to_string())
 }
 
 #[cfg(test)]
@@ -620,6 +689,41 @@ mod tests {
                 .iter()
                 .any(|k| matches!(k.reason, SkipReason::DepthLimit(64)))
         );
+    }
+
+    #[test]
+    fn guarded_headers_are_read_once_and_guarded_cycles_are_silent() {
+        let s = run(
+            &[
+                (
+                    "/p/a.h",
+                    "#ifndef A_H\n#define A_H\n#include \"b.h\"\n#define A 1\n#endif\n",
+                ),
+                (
+                    "/p/b.h",
+                    "/* c */\n#ifndef B_H\n#define B_H\n#include \"a.h\"\n#endif // B_H\n",
+                ),
+                (
+                    "/p/m.c",
+                    "#include \"a.h\"\n#include \"b.h\"\n#include \"a.h\"\n",
+                ),
+            ],
+            "/p/m.c",
+            &[],
+        );
+        assert!(s.skipped.is_empty(), "{:?}", s.skipped);
+        assert!(s.table.get("A").is_some());
+        assert_eq!(s.headers.len(), 2);
+        let g = |t: &str| include_guard(t, &lex(t));
+        assert_eq!(g("#ifndef X\n#define X\n#endif"), Some("X".into()));
+        assert_eq!(
+            g("#if !defined(X)\n#define X\n#if Y\n#endif\n#endif\n"),
+            Some("X".into())
+        );
+        assert_eq!(g("#ifndef X\n#define X\n#endif\nint after;"), None);
+        assert_eq!(g("#ifndef X\n#define X\n#else\n#endif"), None);
+        assert_eq!(g("#ifndef X\n#define Y\n#endif"), None);
+        assert_eq!(g("#ifndef X\n#define X\n#endif\n#if 1\n#endif"), None);
     }
 
     #[test]
