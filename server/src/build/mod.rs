@@ -203,8 +203,9 @@ mod tests {
         }
         eprintln!("not found {:?}", s.not_found);
         eprintln!(
-            "scan {scanned:?} ({} headers, {} macros, {} groups, {} undecided, {} skipped, {} not found); \
+            "scan {scanned:?} ({} visits, {} headers, {} macros, {} groups, {} undecided, {} skipped, {} not found); \
              expand+attributes {:?} ({} expansions, {} -> {} bytes, truncated {}); {} noreturn",
+            s.visits,
             s.headers.len(),
             s.table.len(),
             s.groups.len(),

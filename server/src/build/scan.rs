@@ -86,6 +86,8 @@ pub struct Scan {
     pub not_found: Vec<(PathBuf, IncludeSpec)>,
     /// A limit stopped the walk somewhere (some headers were not read).
     pub truncated: bool,
+    /// Header walks done (a header read twice counts twice).
+    pub visits: usize,
 }
 
 /// Walks `file` (whose text is `text`) with the flags of its compile command.
@@ -126,6 +128,7 @@ pub fn scan(
         }
     }
     w.walk(file, text, 0, Truth::True, true);
+    w.out.visits = w.visits;
     w.out
 }
 
@@ -407,8 +410,10 @@ impl Walker<'_> {
             }
             Resolution::Skipped(p, reason) => skip(self, Some(p), reason),
             Resolution::Found(p, t) => {
-                // On a cycle the guard was defined on this very path, even if only in an
-                // undecided arm (then it is "maybe defined" for the table).
+                // A guard only "maybe defined" (its header was read under an undecided `#if`)
+                // still stops a re-read that is itself undecided, or on a cycle (the guard was
+                // defined on this very path): reading again would only repeat the uncertain
+                // definitions. A certain include re-reads it, to make them certain.
                 let in_cycle = self.stack.contains(&p);
                 // A compiler re-enters a file already being read; guards usually make that a
                 // no-op, in shapes we do not all recognise (libxml2's tree.h guards inside an
@@ -417,7 +422,7 @@ impl Walker<'_> {
                 let guarded = self.guards.get(&p).is_some_and(|g| {
                     g.as_ref().is_some_and(|g| match self.out.table.status(g) {
                         MacroStatus::Defined => true,
-                        MacroStatus::MaybeDefined => in_cycle,
+                        MacroStatus::MaybeDefined => in_cycle || live != Truth::True,
                         _ => false,
                     })
                 });
@@ -714,6 +719,21 @@ mod tests {
         assert!(s.skipped.is_empty(), "{:?}", s.skipped);
         assert!(s.table.get("A").is_some());
         assert_eq!(s.headers.len(), 2);
+        assert_eq!(s.visits, 2);
+        // Under an undecided `#ifdef`, the guard is only maybe defined: still read once.
+        let s = run(
+            &[
+                ("/p/a.h", "#ifndef A_H\n#define A_H\n#define A 1\n#endif\n"),
+                (
+                    "/p/m.c",
+                    "#ifdef FEATURE\n#include \"a.h\"\n#include \"a.h\"\n#endif\n#include \"a.h\"\n",
+                ),
+            ],
+            "/p/m.c",
+            &[],
+        );
+        assert_eq!(s.visits, 2);
+        assert!(!s.table.get("A").unwrap().uncertain);
         let g = |t: &str| include_guard(t, &lex(t));
         assert_eq!(g("#ifndef X\n#define X\n#endif"), Some("X".into()));
         assert_eq!(
