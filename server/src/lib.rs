@@ -3,6 +3,7 @@
 //! Layers (each depends only on those above it): [`syntax`] → [`ir`] → [`db`]. See
 //! ARCHITECTURE.md for the code map and the invariants each layer keeps.
 pub mod batch;
+pub mod build;
 pub mod config;
 pub mod db;
 pub mod files;
