@@ -121,7 +121,8 @@ def render(d):
     else:
         modes = rc["modes"]
         pr = modes.get("project") or next(iter(modes.values()))
-        w(f"{rc['rows']} rows of `bench/realcode/leakfixes.tsv` from {len(rc.get("projects", []))} project{"s" if len(rc.get("projects", [])) != 1 else ""}: "
+        np_ = len(rc.get("projects", []))
+        w(f"{rc['rows']} rows of `bench/realcode/leakfixes.tsv` from {np_} project{'s' if np_ != 1 else ''}: "
           f"{pr['leak_rows']} leak fixes (scored on the parent of the fix: the leak must be reported) and "
           f"{pr['controls']} controls (scored on the fix: the function must be quiet for that variable). "
           "`project` mode checks the whole tree at that commit, as an editor workspace would; `file` mode "
