@@ -112,22 +112,59 @@ def binary_id(path):
     return h.hexdigest()[:16]
 
 
+GNU_TIME = "/usr/bin/time"
+
+
+def _gnu_time():
+    try:
+        r = subprocess.run([GNU_TIME, "-f", "%M", "true"], capture_output=True, text=True)
+        return r.returncode == 0 and r.stderr.strip().isdigit()
+    except OSError:
+        return False
+
+
+HAVE_GNU_TIME = _gnu_time()
+
+
+def _vmhwm(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
 def run_check(binary, cwd, paths, out_json, log, jobs=1, budget=None, all_=True, timeout=None):
     """Runs `reductio check PATHS --format json [--all] --jobs N [--budget N]` in cwd, stdout to
     out_json, stderr to log. Returns {rc, wall_s, user_s, sys_s, maxrss_kib, timeout}.
-    Exit 1 means leaks were found (not an error); 2 is an error."""
+    Exit 1 means leaks were found (not an error); 2 is an error.
+
+    Peak RSS: the rusage of a child forked from this Python process would count this process's
+    own memory (a fork's RSS before exec), so reductio runs under GNU time (`%M`, its peak
+    RSS) when /usr/bin/time is there; otherwise VmHWM of /proc/PID/status is polled (the last
+    growth before exit may be missed)."""
     cmd = [binary, "check", *paths, "--format", "json", "--jobs", str(jobs)]
     if all_:
         cmd.append("--all")
     if budget:
         cmd += ["--budget", str(budget)]
     os.makedirs(os.path.dirname(out_json), exist_ok=True)
+    tfile = out_json + ".time"
+    run = ([GNU_TIME, "-f", "%M %U %S", "-o", tfile] if HAVE_GNU_TIME else []) + cmd
     t0 = time.monotonic()
     timed_out = False
+    hwm = None
     with open(out_json + ".part", "wb") as out, open(log, "wb") as err:
-        p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, start_new_session=True)
+        p = subprocess.Popen(run, cwd=cwd, stdout=out, stderr=err, start_new_session=True)
         deadline = None if not timeout else t0 + timeout
         while True:
+            if not HAVE_GNU_TIME:
+                h = _vmhwm(p.pid)
+                if h is not None:
+                    hwm = max(hwm or 0, h)
             pid, status, ru = os.wait4(p.pid, os.WNOHANG)
             if pid:
                 break
@@ -140,9 +177,21 @@ def run_check(binary, cwd, paths, out_json, log, jobs=1, budget=None, all_=True,
         p.returncode = os.waitstatus_to_exitcode(status)
     wall = time.monotonic() - t0
     os.replace(out_json + ".part", out_json)
+    user, sys_, rss = ru.ru_utime, ru.ru_stime, hwm
+    if HAVE_GNU_TIME:
+        try:
+            with open(tfile) as f:
+                last = [l for l in f.read().splitlines() if l.strip()][-1].split()
+            rss, user, sys_ = int(last[0]), float(last[1]), float(last[2])
+        except (OSError, IndexError, ValueError):
+            rss = None
+        try:
+            os.remove(tfile)
+        except OSError:
+            pass
     return {"cmd": " ".join(cmd), "cwd": cwd, "rc": p.returncode, "wall_s": round(wall, 3),
-            "user_s": round(ru.ru_utime, 3), "sys_s": round(ru.ru_stime, 3),
-            "maxrss_kib": ru.ru_maxrss, "timeout": timed_out}
+            "user_s": round(user, 3), "sys_s": round(sys_, 3),
+            "maxrss_kib": rss, "rss_by": "GNU time %M" if HAVE_GNU_TIME else "VmHWM polled", "timeout": timed_out}
 
 
 def load_report(path):
