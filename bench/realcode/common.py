@@ -8,6 +8,7 @@ report.
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -203,6 +204,7 @@ def load_report(path):
         return None
     for fd in d.get("findings", []):
         fd["file"] = norm(fd.get("file", ""))
+        fd["message"] = re.sub(r"(?<![\w./])\./", "", fd.get("message", ""))
         for a in fd.get("allocation", []):
             a["file"] = norm(a.get("file", ""))
         for t in fd.get("trace", []):
