@@ -216,6 +216,8 @@ def main():
             "controls": len(ctl), "flagged": sum(r["status"] == "FLAGGED" for r in ctl),
             "not_scored": sum(r["status"] in ("NO-TREE", "ERROR") for r in rs),
             "per_pattern": per, "per_project": perproj, "missed_near": dict(near_missed.most_common()),
+            "found_ids": sorted(r["id"] for r in leak if r["status"] == "FOUND"),
+            "flagged_ids": sorted(r["id"] for r in ctl if r["status"] == "FLAGGED"),
         }
     with open(os.path.join(outdir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)

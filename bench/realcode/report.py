@@ -162,6 +162,11 @@ def render(d):
                 w(f"What reductio said on the missed rows ({mode} mode; verdicts of its probes on the row's variable or lost "
                   "line in that function): " + ", ".join(f"{k} {v}" for k, v in s["missed_near"].items()) + ".")
         w("")
+        for mode, s in modes.items():
+            if s.get("found_ids") or s.get("flagged_ids"):
+                w(f"Rows found in {mode} mode: {', '.join(s.get('found_ids', [])) or 'none'}; controls flagged: "
+                  f"{', '.join(s.get('flagged_ids', [])) or 'none'}.")
+        w("")
         nots = sum(s["not_scored"] for s in modes.values())
         if nots:
             w(f"Not scored: {nots} row-modes (tree not fetched, file absent, or reductio failed; see `recall/summary.json`).")
