@@ -87,6 +87,8 @@ def cached_run(args, binid, project, commit, tree, mode, target, runs_dir):
         with open(meta_path) as f:
             meta = json.load(f)
         meta["cached"] = True
+    elif args.cached_only:
+        return None, {"rc": "not-run", "wall_s": None}, ""
     else:
         os.makedirs(os.path.dirname(key), exist_ok=True)
         paths = ["."] if mode == "project" else [target]
@@ -114,6 +116,8 @@ def main():
     ap.add_argument("--modes", default="project,file")
     ap.add_argument("--timeout", type=float, default=None, help="seconds per reductio run")
     ap.add_argument("--no-cache", action="store_true")
+    ap.add_argument("--cached-only", action="store_true",
+                    help="score only the rows whose runs are in the cache; the others are NOT-RUN (not scored)")
     args = ap.parse_args()
 
     only = set(filter(None, args.projects.split(",")))
@@ -140,8 +144,12 @@ def main():
         tree, commit = C.fix_tree(r["project"], r["kind"], r["fix_commit"])
         by_tree[(r["project"], commit, tree)].append(r)
     C.log(f"recall: {len(rows)} rows on {len(by_tree)} trees, modes {', '.join(modes)}")
-    for (project, commit, tree), trs in sorted(by_tree.items(), key=lambda k: (k[0][0], k[0][1] or "")):
-        for mode in modes:
+    # Mode by mode, the cheap file mode first, and the smaller projects first: an interrupted run
+    # leaves the most rows cached (see --cached-only).
+    size = {p["name"]: int(p["lines"]) if p["lines"].isdigit() else 0 for p in C.projects()}
+    order = sorted(by_tree.items(), key=lambda k: (size.get(k[0][0], 0), k[0][0], k[0][1] or ""))
+    for mode in sorted(modes, key=lambda m: m != "file"):
+        for (project, commit, tree), trs in order:
             if tree is None:
                 for r in trs:
                     results.append(dict(r, mode=mode, status="NO-TREE", match="", near="", tree_commit=commit or "",
@@ -159,6 +167,9 @@ def main():
                 rep, meta, raw = reports[None if mode == "project" else C.norm(r["file"])]
                 base = dict(r, mode=mode, tree_commit=commit, wall_s=meta.get("wall_s"),
                             raw=os.path.relpath(raw, args.results) if raw else "")
+                if rep is None and meta.get("rc") == "not-run":
+                    results.append(dict(base, status="NOT-RUN", match="not in the cache (--cached-only)", near=""))
+                    continue
                 if rep is None:
                     why = "file absent from tree" if meta.get("rc") == "missing-file" else f"reductio failed (exit {meta.get('rc')}, timeout {meta.get('timeout')})"
                     errors.append(f"{r['id']} ({mode}): {why}")
@@ -214,7 +225,8 @@ def main():
         summary["modes"][mode] = {
             "leak_rows": len(leak), "found": sum(r["status"] == "FOUND" for r in leak),
             "controls": len(ctl), "flagged": sum(r["status"] == "FLAGGED" for r in ctl),
-            "not_scored": sum(r["status"] in ("NO-TREE", "ERROR") for r in rs),
+            "not_scored": sum(r["status"] in ("NO-TREE", "ERROR", "NOT-RUN") for r in rs),
+            "not_run": sum(r["status"] == "NOT-RUN" for r in rs),
             "per_pattern": per, "per_project": perproj, "missed_near": dict(near_missed.most_common()),
             "found_ids": sorted(r["id"] for r in leak if r["status"] == "FOUND"),
             "flagged_ids": sorted(r["id"] for r in ctl if r["status"] == "FLAGGED"),

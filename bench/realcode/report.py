@@ -169,7 +169,10 @@ def render(d):
         w("")
         nots = sum(s["not_scored"] for s in modes.values())
         if nots:
-            w(f"Not scored: {nots} row-modes (tree not fetched, file absent, or reductio failed; see `recall/summary.json`).")
+            nrun = sum(s.get("not_run", 0) for s in modes.values())
+            w(f"Not scored: {nots} row-modes" + (f", of which {nrun} not run (only the runs already cached were scored, "
+              "`--recall-cached-only`)" if nrun else "") + "; the others: tree not fetched, file absent, or reductio failed "
+              "(see `recall/summary.json` of the run).")
             w("")
 
     # ---- precision ----

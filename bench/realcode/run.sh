@@ -17,6 +17,7 @@
 #   --modes LIST       recall modes (default project,file)
 #   --timeout S        kill a reductio run after S seconds (default: none)
 #   --no-cache         re-run the leak-fix trees even if a run of the same binary is cached
+#   --recall-cached-only  score only the leak-fix runs already cached (the rest: not run)
 #   --no-report        do not touch BENCHMARKS.md
 #   --out FILE         where the "Real code" section goes (default BENCHMARKS.md at the top level)
 #
@@ -58,6 +59,7 @@ while [ $# -gt 0 ]; do
         --modes) modes="${2:?}"; shift ;;
         --timeout) timeout="${2:?}"; shift ;;
         --no-cache) nocache="--no-cache" ;;
+        --recall-cached-only) nocache="--cached-only" ;;
         --no-report) report=0 ;;
         --out) out="${2:?}"; shift ;;
         -h | --help) usage; exit 0 ;;
