@@ -308,7 +308,10 @@ rm -rf "$snapshot"
 read -r load_end _ </proc/loadavg
 echo "$load_end" >"$results/load-end.txt"
 log "writing $out"
+# The "Real code" section belongs to bench/realcode/run.sh: kept as it is.
+python3 "$root/bench/realcode/report.py" extract "$out" >"$results/realcode-section.md" 2>/dev/null || true
 python3 "$root/bench/report.py" "$results" >"$out"
+python3 "$root/bench/realcode/report.py" splice "$out" "$results/realcode-section.md" || true
 if [ -s "$errors" ]; then
     log "some measurements failed:"
     cat "$errors" >&2
