@@ -5,10 +5,10 @@
 use super::frames::Frames;
 use super::worklist::Prov;
 use super::{Ctx, Engine, SlotId};
+use crate::ir::library::{Returns, is_noreturn, known_function};
 use crate::ir::{Callee, NodeId, Type};
 use crate::probe::FuncId;
 use crate::probe::expr::{E, EKind, Sym};
-use crate::ir::library::{Returns, is_noreturn, known_function};
 use crate::probe::state::{Fact, miss};
 use crate::regions::{Region, RegionSet};
 

@@ -5,11 +5,11 @@
 //! (`compress_frames`).
 
 use super::{Ctx, Engine};
+use crate::ir::library::known_function;
 use crate::ir::{Callee, LocalId, NodeId, StmtKind};
 use crate::probe::FuncId;
 use crate::probe::expr::{ANCESTOR, E, EKind, Sym};
 use crate::probe::footprint::{Footprint, Node};
-use crate::ir::library::known_function;
 use crate::probe::state::Fact;
 use std::sync::Arc;
 
