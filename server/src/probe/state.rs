@@ -392,12 +392,17 @@ fn non_pointer_value(a: &Arena, e: E) -> bool {
     matches!(a.ty(e), crate::ir::Type::Int | crate::ir::Type::Float)
 }
 
-/// The pointer an address computation starts from: `p + k`, `p - k` and `&p[k]` point into
-/// the same block as `p` (C has pointer arithmetic; the paper's language does not). A block
-/// referenced by an interior pointer is still referenced.
+/// The pointer an address computation starts from: `p + k`, `p - k`, `&p[k]` and `&p->f`
+/// point into the same block as `p` (C has pointer arithmetic and field addresses; the
+/// paper's language has neither as a value). A block referenced by an interior pointer is
+/// still referenced: a constructor that returns `&o->base` hands its block to the caller,
+/// which gets it back with `container_of` (LeakSanitizer counts interior pointers too).
 pub fn block_root(a: &Arena, mut e: E) -> E {
     for _ in 0..64 {
         match *a.kind(e) {
+            // `&p->f` is the address of a field of the block `p` points to; `&s.f` of a
+            // variable `s` is `Field(Addr(s), f)`, whose root is an address, never a heap block.
+            EKind::Field(base, _) => e = base,
             EKind::Bin(crate::ir::BinOp::Add | crate::ir::BinOp::Sub, l, r) => {
                 if a.ty(l).is_pointer_like() {
                     e = l;
