@@ -5,7 +5,7 @@
 use super::database::Db;
 use super::front_end::{Function, body, type_env};
 use super::names::{all_functions, function_ids, resolve_function};
-use super::whole_program::{call_graph, callers_of, mod_table, type_classes};
+use super::whole_program::{call_graph, callers_of, mod_table, never_returning, type_classes};
 use crate::ir::{FunctionIr, NodeId, TypeEnv};
 use crate::probe::{self, FuncId};
 use crate::regions::{ModSet, TypeClasses};
@@ -75,6 +75,11 @@ impl probe::Program for DbProgram<'_> {
     }
     fn classes(&self) -> &TypeClasses {
         &self.classes
+    }
+    fn never_returns(&self, f: FuncId) -> Option<Option<String>> {
+        never_returning(self.db, self.db.workspace())
+            .get(&f)
+            .cloned()
     }
     fn mod_set(&self, f: FuncId) -> Arc<ModSet> {
         let t = mod_table(self.db, self.db.workspace());

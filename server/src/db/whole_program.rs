@@ -177,3 +177,53 @@ pub fn mod_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<Arc<ModSet>>> {
         .collect();
     Arc::new(regions::transitive_mod(&own))
 }
+
+/// The functions with a body that never return, by index in `all_functions`, each with the
+/// reason: the callee that ends its paths (`exit`, `abort`, a project's own `fatal`, …), or
+/// none when it loops forever. A function never returns when no path from its entry reaches
+/// its exit once calls to functions that never return end their paths (`probe::sites::
+/// can_return`); found by a fixpoint over the workspace, the C library's `is_noreturn`
+/// functions as the seed.
+///
+/// A function whose lowering fell back anywhere (opaque code might hide a `return`) is never
+/// counted. The fixpoint is bounded: stopping early only leaves out functions, which is safe
+/// (a call is then followed or summarised as before).
+#[salsa::tracked(returns(clone))]
+pub fn never_returning(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<u32, Option<String>>> {
+    const MAX_ROUNDS: usize = 16;
+    let funcs = all_functions(db, ws);
+    let index = function_ids(db, ws);
+    let bodies: Vec<_> = funcs.iter().map(|f| body(db, *f)).collect();
+    let mut never: FxHashMap<u32, Option<String>> = FxHashMap::default();
+    for _ in 0..MAX_ROUNDS {
+        let mut changed = false;
+        for (i, (f, ir)) in funcs.iter().zip(&bodies).enumerate() {
+            if never.contains_key(&(i as u32)) || !ir.fallbacks.is_empty() {
+                continue;
+            }
+            let file = f.file(db);
+            let mut stopped_by: Option<String> = None;
+            let mut stops = |c: &Callee| {
+                let Callee::Direct(name) = c else {
+                    return false;
+                };
+                let stop = match resolve_function(db, file, name) {
+                    Some(g) => index.get(&g).is_some_and(|j| never.contains_key(j)),
+                    None => crate::ir::library::is_noreturn(name),
+                };
+                if stop && stopped_by.is_none() {
+                    stopped_by = Some(name.clone());
+                }
+                stop
+            };
+            if !probe::sites::can_return(ir, &mut stops) {
+                never.insert(i as u32, stopped_by);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Arc::new(never)
+}

@@ -50,6 +50,12 @@ pub trait Program {
     fn fresh_writes(&self, f: FuncId) -> Arc<FreshWrites> {
         Arc::new(sites::fresh_writes(&self.body(f)))
     }
+    /// `Some(reason)` when `f` never returns (every path from its entry ends in a call that
+    /// does not return, or loops forever): a path through a call of `f` is infeasible. The
+    /// reason names the callee that ends its paths, if any.
+    fn never_returns(&self, _f: FuncId) -> Option<Option<String>> {
+        None
+    }
     /// Called between worklist steps so a host can abandon a probe (salsa cancellation).
     fn checkpoint(&self) {}
 }

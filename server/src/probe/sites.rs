@@ -381,6 +381,33 @@ fn temp_writers(ir: &FunctionIr) -> Vec<(LocalId, Vec<crate::ir::NodeId>)> {
 /// has no such variable: a call result used as an argument lives for that one use. The engine
 /// treats these deaths as `t ← 0` right after the statement, so a temporary is never an extra
 /// reference to a block.
+/// Whether control can reach the function's exit from its entry, when a call for which
+/// `stops` answers true (a callee that never returns) ends its path. A function for which this
+/// is false never returns: every path from its entry ends in such a call or loops forever.
+pub fn can_return(ir: &FunctionIr, stops: &mut dyn FnMut(&Callee) -> bool) -> bool {
+    let mut seen = vec![false; ir.nodes.len()];
+    let mut stack = vec![ir.entry];
+    while let Some(n) = stack.pop() {
+        let Some(slot) = seen.get_mut(n.0 as usize) else {
+            continue;
+        };
+        if std::mem::replace(slot, true) {
+            continue;
+        }
+        if n == ir.exit {
+            return true;
+        }
+        let node = ir.node(n);
+        if let StmtKind::Call { callee, .. } = &node.stmt.kind
+            && stops(callee)
+        {
+            continue;
+        }
+        stack.extend(node.succs.iter().copied());
+    }
+    false
+}
+
 pub fn temp_deaths(ir: &FunctionIr) -> super::TempDeaths {
     let reads = temp_reads(ir);
     let mut writes: FxHashMap<LocalId, Vec<NodeId>> = FxHashMap::default();

@@ -66,6 +66,14 @@ impl<'p> Engine<'p> {
             // Too many possible targets: like a body-less unknown function.
             targets.clear();
         }
+        // A call of functions that never return (the project's own `fatal`, `die`, a wrapper
+        // that ends in `exit`) ends the path: the fact after it is never reached.
+        if !targets.is_empty()
+            && let Some(why) = self.never_return_reason(&targets)
+        {
+            self.refute(func, node, why);
+            return;
+        }
         // A pure-descent self-call past the depth limit is still explored with its caller
         // frames compressed, so that the recursion closes on a context already made: one
         // call deeper new contexts are made, further down only existing ones are used.
@@ -395,5 +403,21 @@ impl<'p> Engine<'p> {
             Some(f) => Ok(f),
             None => Err("contradiction at the call".into()),
         }
+    }
+
+    /// Why a call of `targets` cannot return, when none of them can.
+    fn never_return_reason(&self, targets: &[FuncId]) -> Option<String> {
+        let mut why = None;
+        for &g in targets {
+            let stopper = self.prog.never_returns(g)?;
+            why.get_or_insert_with(|| {
+                let name = self.prog.function_name(g);
+                match stopper {
+                    Some(s) => format!("`{name}` does not return (every path in it ends in `{s}`)"),
+                    None => format!("`{name}` does not return"),
+                }
+            });
+        }
+        why
     }
 }
