@@ -1,4 +1,4 @@
-//! The `reductio` command line: `serve`, `check`, `prove`, `ir`.
+//! The `reductio` command line: `serve`, `check`, `prove`, `facts`, `ir`.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use reductio::config::Config;
@@ -67,6 +67,17 @@ enum Command {
         #[arg(long)]
         config: Option<PathBuf>,
     },
+    /// Print what the analysis inferred about the project's functions, with the reason for
+    /// each (today: the functions that never return).
+    Facts {
+        /// Files or directories (default: the current directory).
+        paths: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = ProveFormat::Text)]
+        format: ProveFormat,
+        /// Configuration file (default: reductio.toml in the first path's directory).
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
     /// Print the lowered IR and control-flow graph of a file's functions.
     Ir {
         file: PathBuf,
@@ -126,6 +137,17 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Command::Facts {
+            paths,
+            format,
+            config,
+        } => match facts_command(paths, format, config) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("reductio: {e}");
+                ExitCode::from(2)
+            }
+        },
         Command::Serve { .. } => {
             // Handlers run on the runtime; analysis runs on the server's own thread pool.
             let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -170,6 +192,65 @@ fn config_for(
         cfg.budget.transfers = b;
     }
     Ok(cfg)
+}
+
+/// `reductio facts`: the inferred facts about the functions of the given files, in source
+/// order, each with its reason.
+fn facts_command(
+    paths: Vec<PathBuf>,
+    format: ProveFormat,
+    config: Option<PathBuf>,
+) -> Result<ExitCode, String> {
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        paths
+    };
+    let cfg = config_for(config.as_deref(), &paths[0], None)?;
+    let files = reductio::files::discover(&paths, &cfg.exclude)?;
+    let (database, _) = reductio::batch::load(cfg, &files)?;
+    let facts = db::function_facts(&database);
+    match format {
+        ProveFormat::Json => {
+            let list: Vec<serde_json::Value> = facts
+                .iter()
+                .map(|f| {
+                    serde_json::json!({
+                        "file": f.file.display().to_string(),
+                        "line": f.line,
+                        "function": f.function,
+                        "fact": f.fact,
+                        "reason": f.reason,
+                    })
+                })
+                .collect();
+            let out = serde_json::json!({ "version": 1, "facts": list });
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
+            );
+        }
+        ProveFormat::Text => {
+            for f in &facts {
+                println!(
+                    "{}:{}: `{}` {}: {}",
+                    f.file.display(),
+                    f.line,
+                    f.function,
+                    f.fact,
+                    f.reason
+                );
+            }
+            println!(
+                "{} fact{} about {} file{}",
+                facts.len(),
+                if facts.len() == 1 { "" } else { "s" },
+                files.len(),
+                if files.len() == 1 { "" } else { "s" }
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check_command(

@@ -71,3 +71,25 @@ fn prove_at_a_line_without_probes_or_in_a_missing_file_is_an_error() {
         assert_eq!(out.status.code(), Some(2), "{loc}: {out:?}");
     }
 }
+
+#[test]
+fn facts_names_the_functions_that_never_return_with_the_callee_that_stops_them() {
+    let fixture = root().join("test-fixtures/idioms/noreturn-helper-ok.c");
+    let out = reductio(&["facts", fixture.to_str().unwrap(), "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let facts = json["facts"].as_array().unwrap();
+    let named: Vec<(&str, &str)> = facts
+        .iter()
+        .map(|f| (f["function"].as_str().unwrap(), f["fact"].as_str().unwrap()))
+        .collect();
+    // `fatal` ends in `exit`; `xmalloc` returns when `malloc` succeeds, so it is no fact.
+    assert_eq!(named, vec![("fatal", "never returns")]);
+    assert!(facts[0]["reason"].as_str().unwrap().contains("`exit`"));
+
+    // The leaking twin's `complain` returns: nothing is inferred.
+    let twin = root().join("test-fixtures/idioms/noreturn-helper-leak.c");
+    let out = reductio(&["facts", twin.to_str().unwrap(), "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["facts"].as_array().unwrap().len(), 0);
+}

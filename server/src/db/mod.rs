@@ -90,6 +90,6 @@ pub use probes::{
 };
 pub use program::{fresh_writes, temp_deaths};
 pub use whole_program::{
-    CallGraph, CallSites, arity, call_graph, call_sites, callers_of, mod_table, never_returning,
-    own_mod, type_classes, type_facts,
+    CallGraph, CallSites, FunctionFact, arity, call_graph, call_sites, callers_of, function_facts,
+    mod_table, never_returning, own_mod, type_classes, type_facts,
 };

@@ -227,3 +227,43 @@ pub fn never_returning(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<u32, Option<
     }
     Arc::new(never)
 }
+
+/// One inferred fact about a function, for `reductio facts`: where the function is, what is
+/// inferred (`never returns`) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionFact {
+    pub file: std::path::PathBuf,
+    /// 1-based line of the function's start.
+    pub line: u32,
+    pub function: String,
+    pub fact: &'static str,
+    pub reason: String,
+}
+
+/// Every inferred fact about the workspace's functions, in file and source order.
+pub fn function_facts(db: &dyn Db) -> Vec<FunctionFact> {
+    let ws = db.workspace();
+    let never = never_returning(db, ws);
+    let mut out: Vec<FunctionFact> = all_functions(db, ws)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let stopper = never.get(&(i as u32))?;
+            let reason = match stopper {
+                Some(s) => format!(
+                    "every path from its entry ends in a call of `{s}`, which does not return"
+                ),
+                None => "no path from its entry reaches a return (it loops forever)".to_string(),
+            };
+            Some(FunctionFact {
+                file: f.file(db).path(db).clone(),
+                line: super::positions::function_anchor(db, *f).line + 1,
+                function: f.name(db).clone(),
+                fact: "never returns",
+                reason,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+    out
+}
