@@ -524,6 +524,48 @@ fn prove_request_and_command_return_the_json_findings() {
 }
 
 #[test]
+fn file_summary_counts_the_file_verdicts_like_check_all() {
+    rt().block_on(async {
+        let src = fixture("loop-overwrite-leak.c");
+        let ws = workspace("summary", &[("s.c", &src)]);
+        let path = ws.join("s.c");
+        let mut c = Client::start(Options::default());
+        let init = c.initialize(Some(ws.as_path()), true, Value::Null).await;
+        assert_eq!(
+            init["capabilities"]["experimental"]["fileSummaryRequest"],
+            "reductio/fileSummary"
+        );
+        c.open(&path, &src).await;
+        let published = c.diagnostics_for_version(&path, 1).await;
+        let r = c
+            .call("reductio/fileSummary", json!({"textDocument": {"uri": file_uri(&path)}}))
+            .await
+            .unwrap();
+        // The same counts as the CLI's findings for the file, and as many leaks as diagnostics.
+        let mut database = Database::new(Config::default());
+        let file = database.add_file(path.clone(), src.clone());
+        let d: &dyn Db = &database;
+        let count = |k: db::VerdictKind| {
+            db::file_findings(d, file).iter().filter(|f| f.verdict == k).count() as u64
+        };
+        assert_eq!(r["proved"].as_u64(), Some(count(db::VerdictKind::Proved)), "{r:#}");
+        assert_eq!(r["leaks"].as_u64(), Some(count(db::VerdictKind::Leak)), "{r:#}");
+        assert_eq!(r["unproved"].as_u64(), Some(count(db::VerdictKind::Unproved)), "{r:#}");
+        assert!(r["leaks"].as_u64().unwrap() > 0);
+        assert_eq!(
+            published.len() as u64,
+            r["leaks"].as_u64().unwrap()
+        );
+        // An unknown document is an error, as for every request on a file.
+        let e = c
+            .call("reductio/fileSummary", json!({"textDocument": {"uri": "file:///nowhere.c"}}))
+            .await;
+        assert!(e.is_err());
+        c.shutdown().await;
+    });
+}
+
+#[test]
 fn code_actions_prove_quick_fix_and_trace() {
     rt().block_on(async {
         let src = fixture("error-path-leak.c");

@@ -95,6 +95,7 @@ pub fn service(options: Options) -> (LspService<Backend>, ClientSocket, Handle) 
         backend
     })
     .custom_method("reductio/prove", Backend::prove)
+    .custom_method("reductio/fileSummary", Backend::file_summary)
     .finish();
     let handle = handle.expect("LspService::build calls its init function");
     (service, socket, handle)

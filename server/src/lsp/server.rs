@@ -14,7 +14,8 @@
 //!   is still the latest: stale results are never published over fresher ones.
 
 use super::handlers::{
-    code_action, document_sync, execute_command, hover, lifecycle, prove, workspace_changes,
+    code_action, document_sync, execute_command, file_summary, hover, lifecycle, prove,
+    workspace_changes,
 };
 use super::session::Session;
 use crate::db::Database;
@@ -24,6 +25,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
+pub use super::handlers::file_summary::FileSummaryParams;
 pub use super::handlers::prove::ProveParams;
 
 pub struct Backend {
@@ -44,6 +46,11 @@ impl Backend {
     /// `reductio/prove {textDocument, position} -> {verdicts: [...]}`.
     pub async fn prove(&self, params: ProveParams) -> Result<Value> {
         prove::prove(&self.session, params).await
+    }
+
+    /// `reductio/fileSummary {textDocument} -> {proved, leaks, unproved}`.
+    pub async fn file_summary(&self, params: FileSummaryParams) -> Result<Value> {
+        file_summary::file_summary(&self.session, params).await
     }
 }
 

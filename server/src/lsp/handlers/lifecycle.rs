@@ -87,7 +87,10 @@ pub(crate) fn initialize(session: &Session, params: InitializeParams) -> Result<
                 }),
                 file_operations: None,
             }),
-            experimental: Some(json!({ "proveRequest": "reductio/prove" })),
+            experimental: Some(json!({
+                "proveRequest": "reductio/prove",
+                "fileSummaryRequest": "reductio/fileSummary",
+            })),
             ..Default::default()
         },
         server_info: Some(ServerInfo {

@@ -9,6 +9,7 @@
 pub(super) mod code_action;
 pub(super) mod document_sync;
 pub(super) mod execute_command;
+pub(super) mod file_summary;
 pub(super) mod hover;
 pub(super) mod lifecycle;
 pub(super) mod prove;
