@@ -538,7 +538,10 @@ fn file_summary_counts_the_file_verdicts_like_check_all() {
         c.open(&path, &src).await;
         let published = c.diagnostics_for_version(&path, 1).await;
         let r = c
-            .call("reductio/fileSummary", json!({"textDocument": {"uri": file_uri(&path)}}))
+            .call(
+                "reductio/fileSummary",
+                json!({"textDocument": {"uri": file_uri(&path)}}),
+            )
             .await
             .unwrap();
         // The same counts as the CLI's findings for the file, and as many leaks as diagnostics.
@@ -546,19 +549,34 @@ fn file_summary_counts_the_file_verdicts_like_check_all() {
         let file = database.add_file(path.clone(), src.clone());
         let d: &dyn Db = &database;
         let count = |k: db::VerdictKind| {
-            db::file_findings(d, file).iter().filter(|f| f.verdict == k).count() as u64
+            db::file_findings(d, file)
+                .iter()
+                .filter(|f| f.verdict == k)
+                .count() as u64
         };
-        assert_eq!(r["proved"].as_u64(), Some(count(db::VerdictKind::Proved)), "{r:#}");
-        assert_eq!(r["leaks"].as_u64(), Some(count(db::VerdictKind::Leak)), "{r:#}");
-        assert_eq!(r["unproved"].as_u64(), Some(count(db::VerdictKind::Unproved)), "{r:#}");
-        assert!(r["leaks"].as_u64().unwrap() > 0);
         assert_eq!(
-            published.len() as u64,
-            r["leaks"].as_u64().unwrap()
+            r["proved"].as_u64(),
+            Some(count(db::VerdictKind::Proved)),
+            "{r:#}"
         );
+        assert_eq!(
+            r["leaks"].as_u64(),
+            Some(count(db::VerdictKind::Leak)),
+            "{r:#}"
+        );
+        assert_eq!(
+            r["unproved"].as_u64(),
+            Some(count(db::VerdictKind::Unproved)),
+            "{r:#}"
+        );
+        assert!(r["leaks"].as_u64().unwrap() > 0);
+        assert_eq!(published.len() as u64, r["leaks"].as_u64().unwrap());
         // An unknown document is an error, as for every request on a file.
         let e = c
-            .call("reductio/fileSummary", json!({"textDocument": {"uri": "file:///nowhere.c"}}))
+            .call(
+                "reductio/fileSummary",
+                json!({"textDocument": {"uri": "file:///nowhere.c"}}),
+            )
             .await;
         assert!(e.is_err());
         c.shutdown().await;
