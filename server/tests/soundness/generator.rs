@@ -9,6 +9,9 @@
 //! a random `main` that reads up to four integers from argv and runs random operations on
 //! local handles (two lists, a tree, a box), with branches, loops, early returns, moves into
 //! and out of structs, and a (possibly partial) teardown.
+//! In one program of three (by seed), the constructors give up on a failed allocation through
+//! `oom()`, the program's own function that exits, instead of calling `exit` directly: the
+//! analysis must infer that `oom` never returns, and must not prove anything that needs more.
 //!
 //! Handles follow an ownership discipline at generation time (each structure is reachable from
 //! exactly one handle; a handle is freed only after being set or checked), so programs are
@@ -186,6 +189,9 @@ impl Out {
 /// Coding-style choices, so the analysis meets more than one shape of the same routine.
 struct Style {
     null_test: usize,
+    /// What a helper does when an allocation fails: `exit(1);` directly, or `oom();`, a
+    /// function of the program that exits (so the analysis must infer that it never returns).
+    fail: &'static str,
 }
 
 impl Style {
@@ -226,7 +232,7 @@ fn write_helper(out: &mut Out, rng: &mut Rng, st: &Style, h: Helper) {
             let a = alloc_expr(rng, "n", "node");
             out.line(&format!("struct node *n = {a};"));
             out.line(&format!("if ({})", st.is_null("n")));
-            out.line("    exit(1);");
+            out.line(&format!("    {}", st.fail));
             out.line("n->val = v;");
             out.line("n->next = next;");
             out.line("return n;");
@@ -239,7 +245,7 @@ fn write_helper(out: &mut Out, rng: &mut Rng, st: &Style, h: Helper) {
             let a = alloc_expr(rng, "t", "tree");
             out.line(&format!("t = {a};"));
             out.line(&format!("if ({})", st.is_null("t")));
-            out.line("    exit(1);");
+            out.line(&format!("    {}", st.fail));
             out.line("t->key = k;");
             out.line("t->left = NULL;");
             out.line("t->right = NULL;");
@@ -252,7 +258,7 @@ fn write_helper(out: &mut Out, rng: &mut Rng, st: &Style, h: Helper) {
             let a = alloc_expr(rng, "b", "box");
             out.line(&format!("struct box *b = {a};"));
             out.line(&format!("if ({})", st.is_null("b")));
-            out.line("    exit(1);");
+            out.line(&format!("    {}", st.fail));
             out.line("b->tag = tag;");
             out.line("b->items = NULL;");
             out.line("b->index = NULL;");
@@ -297,7 +303,7 @@ fn write_helper(out: &mut Out, rng: &mut Rng, st: &Style, h: Helper) {
                     let a = alloc_expr(rng, "c", "node");
                     out.line(&format!("struct node *c = {a};"));
                     out.line(&format!("if ({})", st.is_null("c")));
-                    out.line("    exit(1);");
+                    out.line(&format!("    {}", st.fail));
                     out.line("c->val = seed + i;");
                     out.line("c->next = NULL;");
                     out.line(&format!("if ({})", st.is_null("tail")));
@@ -1322,6 +1328,8 @@ pub fn generate(seed: u64) -> Program {
     let mut rng = Rng::new(seed);
     let st = Style {
         null_test: rng.below(2),
+        // Chosen from the seed, not the generator, so the other programs stay as they were.
+        fail: if seed % 3 == 0 { "oom();" } else { "exit(1);" },
     };
     let inputs = 2 + rng.below(3);
     let mut used: Vec<Helper> = Vec::new();
@@ -1361,10 +1369,16 @@ pub fn generate(seed: u64) -> Program {
             write_helper(&mut helpers, &mut rng, &st, h);
         }
     }
+    // The program's own "out of memory" function: it never returns.
+    let oom = if helpers.text.contains("oom();") {
+        "static void oom(void)\n{\n    exit(1);\n}\n\n"
+    } else {
+        ""
+    };
     let mut text = String::new();
     let _ = write!(
         text,
-        "/* reductio soundness program, seed {seed} */\n{PRELUDE}\n{}{worker_text}{main_text}",
+        "/* reductio soundness program, seed {seed} */\n{PRELUDE}\n{oom}{}{worker_text}{main_text}",
         helpers.text
     );
     Program { text, inputs }
