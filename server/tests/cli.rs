@@ -76,7 +76,11 @@ fn prove_at_a_line_without_probes_or_in_a_missing_file_is_an_error() {
 fn facts_names_the_functions_that_never_return_with_the_callee_that_stops_them() {
     let fixture = root().join("test-fixtures/idioms/noreturn-helper-ok.c");
     let out = reductio(&["facts", fixture.to_str().unwrap(), "--format", "json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let facts = json["facts"].as_array().unwrap();
     let named: Vec<(&str, &str)> = facts
