@@ -997,10 +997,10 @@ int main(void)
 /// rest);`): `stop_at_two` loses the second cell at its `return NULL`, and the probe on `x`
 /// there is proved. With the list built by two direct `node_new` calls it is reported.
 /// Seed 2853, reduced: `list_free` returns early on a node with `val > 0`, so `l1`'s list is
-/// lost at `return 0`. The probe of `l1` there is proved because one of its paths hands the
+/// lost at `return 0`. The probe of `l1` there was proved because one of its paths hands the
 /// block to `list_append`'s recursive call past the depth limit, and a hit passed to a callee
-/// that is not followed counts as an escape, which ends the path like a contradiction. Such a
-/// path should leave the probe `unproved (escaped)` (DESIGN.md), not proved.
+/// that is not followed counted as an escape, which ended the path like a contradiction. Such
+/// a path now leaves the probe `unproved (escaped)` (DESIGN.md).
 const REPRO_ESCAPE_INTO_A_DEEP_RECURSION_PROVES: &str = "\
 #include <stdlib.h>
 struct node { int val; struct node *next; };
@@ -1178,7 +1178,6 @@ fn repro_call_temporary_outlives_its_statement() {
 }
 
 #[test]
-#[ignore = "known bug: an escape into a callee past the depth limit ends a path like a contradiction (seed 2853)"]
 fn repro_escape_into_a_deep_recursion_proves() {
     let v = violations_of("escape_deep", REPRO_ESCAPE_INTO_A_DEEP_RECURSION_PROVES);
     assert!(v.is_empty(), "{v:#?}");

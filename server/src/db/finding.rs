@@ -150,12 +150,23 @@ pub(super) fn make_finding(
                 Unproved::Unsupported { what, .. } | Unproved::Imprecise { what, .. } => {
                     format!("unproved: {what}")
                 }
+                Unproved::Escaped { callee, .. } => format!(
+                    "unproved: escaped — on some path the block is passed to {callee}; \
+                     whether it keeps or frees it is not known"
+                ),
             };
             let steps = match u {
                 Unproved::Unsupported { at: Some(l), what }
                 | Unproved::Imprecise { at: Some(l), what } => vec![Step {
                     loc: to_loc(l),
                     note: what.clone(),
+                }],
+                Unproved::Escaped {
+                    at: Some(l),
+                    callee,
+                } => vec![Step {
+                    loc: to_loc(l),
+                    note: format!("passed to {callee}"),
                 }],
                 _ => vec![],
             };

@@ -221,6 +221,10 @@ pub enum Unproved {
     /// The analysis lost track of the reference (an aliasing question it cannot answer) and
     /// reached an allocation that may or may not have made the block.
     Imprecise { what: String, at: Option<Loc> },
+    /// Every other path was contradicted, but on some path the block was handed to a function
+    /// whose body the analysis did not see (or did not follow this deep): whether that
+    /// function keeps or frees it is unknown, so nothing is proved.
+    Escaped { callee: String, at: Option<Loc> },
 }
 
 impl Unproved {
@@ -230,6 +234,7 @@ impl Unproved {
             Unproved::Budget { .. } => "budget",
             Unproved::Unsupported { .. } => "unsupported",
             Unproved::Imprecise { .. } => "imprecise",
+            Unproved::Escaped { .. } => "escaped",
         }
     }
 }

@@ -107,7 +107,8 @@ impl<'p> Engine<'p> {
         if targets.is_empty() {
             match self.bodyless_call(d, name.as_deref(), dest_e, &args_e, false) {
                 Ok(f) => self.insert_preds(func, node, ctx, f, Prov::Edge(id)),
-                Err(why) => self.refute(func, node, why),
+                Err(PathEnd::Refuted(why)) => self.refute(func, node, why),
+                Err(PathEnd::Escaped(callee)) => self.escaped(func, node, callee),
             }
             return;
         }
@@ -190,7 +191,14 @@ impl<'p> Engine<'p> {
         args_e: &[E],
     ) {
         let ms = self.prog.mod_set(g);
-        let escapes = self.cfg.unknown_calls_escape && self.arg_holds_hit(d, args_e);
+        // Only a pointer argument can hand the block over: `t->height` read from a hit block
+        // is a number, and passing it lets nothing escape.
+        let pointer_args: Vec<E> = args_e
+            .iter()
+            .copied()
+            .filter(|a| crate::probe::expr::is_pointerish(self.arena.ty(*a)))
+            .collect();
+        let escapes = self.cfg.unknown_calls_escape && self.arg_holds_hit(d, &pointer_args);
         // Every location the fact can name keeps its value: only the destination changes.
         let writes_nothing_old = !ms.writes_old && !ms.all && !escapes;
         let dw = dest_e.map(|de| self.arena.pt(de));
@@ -204,11 +212,7 @@ impl<'p> Engine<'p> {
         let made_inside = !kept && writes_s && self.cursor.witness.is_none() && ms.allocates;
         if escapes && !made_inside {
             let callee = self.prog.function_name(g);
-            self.refute(
-                func,
-                node,
-                format!("it is passed to `{callee}` (not followed this deep): it escapes"),
-            );
+            self.escaped(func, node, format!("`{callee}` (not followed this deep)"));
             return;
         }
         let Some(mut f) = self.summarise_call(d, (!writes_nothing_old).then_some(w), dest_e) else {
@@ -319,11 +323,11 @@ impl<'p> Engine<'p> {
         dest: Option<E>,
         args: &[E],
         skip_dest: bool,
-    ) -> Result<Fact, String> {
+    ) -> Result<Fact, PathEnd> {
         if let Some(n) = name
             && is_noreturn(n)
         {
-            return Err(format!("`{n}` does not return"));
+            return Err(PathEnd::Refuted(format!("`{n}` does not return")));
         }
         let known = name.and_then(known_function);
         let mut cur = d.clone();
@@ -359,9 +363,9 @@ impl<'p> Engine<'p> {
                             continue;
                         }
                         if cur.hits.iter().any(|h| self.arena.contains(*h, arg)) {
-                            return Err(format!(
-                                "it is passed to `{callee}`, which has no body here: it escapes"
-                            ));
+                            return Err(PathEnd::Escaped(format!(
+                                "`{callee}`, which has no body here"
+                            )));
                         }
                         if !miss(&mut self.arena, &cur, arg) {
                             cur.misses.push(arg);
@@ -396,12 +400,12 @@ impl<'p> Engine<'p> {
         {
             return match self.assign(&cur, dest, value) {
                 Some(f) => Ok(f),
-                None => Err("the call's result contradicts it".into()),
+                None => Err(PathEnd::Refuted("the call's result contradicts it".into())),
             };
         }
         match self.finish_fact(cur) {
             Some(f) => Ok(f),
-            None => Err("contradiction at the call".into()),
+            None => Err(PathEnd::Refuted("contradiction at the call".into())),
         }
     }
 
@@ -420,4 +424,11 @@ impl<'p> Engine<'p> {
         }
         why
     }
+}
+
+/// Why a path ends at a call without going on: a contradiction, or an escape (the block is
+/// handed to a function whose body is not analysed, described with its name).
+pub(super) enum PathEnd {
+    Refuted(String),
+    Escaped(String),
 }

@@ -27,6 +27,8 @@ pub(super) struct VerdictState {
     pub(super) input_dependent: Option<InputCondition>,
     pub(super) unsupported: Option<Reason>,
     pub(super) imprecise: Option<Reason>,
+    /// The first function a path handed the block to without its body being analysed.
+    pub(super) escaped: Option<(String, Loc)>,
     /// The probe's node and what happens there, the last step of a leak's trace.
     pub(super) probe_func: FuncId,
     pub(super) probe_node: NodeId,
@@ -42,6 +44,7 @@ impl VerdictState {
             input_dependent: None,
             unsupported: None,
             imprecise: None,
+            escaped: None,
             probe_func: func,
             probe_node: site.node,
             probe_note: probe_note(site),
@@ -127,6 +130,19 @@ impl<'p> Engine<'p> {
         }
     }
 
+    /// A path ends because the block is handed to a function whose body is not analysed
+    /// (`callee`: its name and why): not a contradiction, so the probe cannot be `proved` (it
+    /// is `unproved: escaped` unless something stronger is found).
+    pub(super) fn escaped(&mut self, f: FuncId, n: NodeId, callee: String) {
+        if self.cursor.witness.is_some() {
+            return; // a dead witness path says nothing about the probe
+        }
+        if self.verdict.escaped.is_none() {
+            let loc = self.loc(f, n);
+            self.verdict.escaped = Some((callee, loc));
+        }
+    }
+
     /// An allocation validated the cell only on the "same block" side of a case split
     /// (`Fact::assumed`): not evidence of a leak, the probe is `unproved (imprecise)`.
     pub(super) fn assumed_leak(&mut self, loc: Loc, what: &str) {
@@ -166,6 +182,11 @@ impl<'p> Engine<'p> {
                     Verdict::Unproved(Unproved::Unsupported { what, at })
                 } else if let Some(Reason { what, at }) = self.verdict.imprecise.take() {
                     Verdict::Unproved(Unproved::Imprecise { what, at })
+                } else if let Some((callee, at)) = self.verdict.escaped.take() {
+                    Verdict::Unproved(Unproved::Escaped {
+                        callee,
+                        at: Some(at),
+                    })
                 } else {
                     Verdict::Proved {
                         refuted_at: std::mem::take(&mut self.verdict.refutations),
