@@ -1329,7 +1329,11 @@ pub fn generate(seed: u64) -> Program {
     let st = Style {
         null_test: rng.below(2),
         // Chosen from the seed, not the generator, so the other programs stay as they were.
-        fail: if seed.is_multiple_of(3) { "oom();" } else { "exit(1);" },
+        fail: if seed.is_multiple_of(3) {
+            "oom();"
+        } else {
+            "exit(1);"
+        },
     };
     let inputs = 2 + rng.below(3);
     let mut used: Vec<Helper> = Vec::new();
