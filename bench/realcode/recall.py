@@ -204,6 +204,7 @@ def main():
 
     summary = {"leakfixes": os.path.abspath(args.leakfixes), "rows": len(rows), "modes": {}, "errors": errors,
                "projects": sorted({r["project"] for r in rows}),
+               "kinds": dict(collections.Counter(r["kind"] for r in rows)),
                "patterns_total": dict(collections.Counter(r["pattern"] for r in rows if r["kind"] == "leak"))}
     for mode in modes:
         rs = [r for r in results if r["mode"] == mode]
