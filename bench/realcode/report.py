@@ -164,8 +164,10 @@ def render(d):
         w("")
         for mode, s in modes.items():
             if s.get("found_ids") or s.get("flagged_ids"):
+                else_ = s.get("flagged_elsewhere_ids", [])
                 w(f"Rows found in {mode} mode: {', '.join(s.get('found_ids', [])) or 'none'}; controls flagged: "
-                  f"{', '.join(s.get('flagged_ids', [])) or 'none'}.")
+                  f"{', '.join(s.get('flagged_ids', [])) or 'none'}"
+                  + (f" (of which {', '.join(else_)} on another line of the function than the fixed one)" if else_ else "") + ".")
         w("")
         nots = sum(s["not_scored"] for s in modes.values())
         if nots:
