@@ -190,8 +190,10 @@ def main():
                                and f.get("function") == r["function"]
                                and C.norm_var(f.get("variable")) == C.norm_var(r["variable"])]
                     if flagged:
-                        f = flagged[0]
-                        results.append(dict(base, status="FLAGGED", match=f"@{f['line']} {f.get('probe')}", near=""))
+                        at = [f for f in flagged if "lost_line" in row_matches(r, f)]
+                        f = (at or flagged)[0]
+                        where = "at the row's lost_line" if at else "elsewhere in the function"
+                        results.append(dict(base, status="FLAGGED", match=f"@{f['line']} {f.get('probe')} ({where})", near=""))
                     else:
                         results.append(dict(base, status="QUIET", match="", near=near(r, fs)))
 
@@ -204,6 +206,7 @@ def main():
 
     summary = {"leakfixes": os.path.abspath(args.leakfixes), "rows": len(rows), "modes": {}, "errors": errors,
                "projects": sorted({r["project"] for r in rows}),
+               "kinds": dict(collections.Counter(r["kind"] for r in rows)),
                "patterns_total": dict(collections.Counter(r["pattern"] for r in rows if r["kind"] == "leak"))}
     for mode in modes:
         rs = [r for r in results if r["mode"] == mode]
@@ -230,6 +233,7 @@ def main():
             "per_pattern": per, "per_project": perproj, "missed_near": dict(near_missed.most_common()),
             "found_ids": sorted(r["id"] for r in leak if r["status"] == "FOUND"),
             "flagged_ids": sorted(r["id"] for r in ctl if r["status"] == "FLAGGED"),
+            "flagged_elsewhere_ids": sorted(r["id"] for r in ctl if r["status"] == "FLAGGED" and "elsewhere" in r["match"]),
         }
     with open(os.path.join(outdir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)

@@ -123,17 +123,17 @@ def render(d):
         pr = modes.get("project") or next(iter(modes.values()))
         np_ = len(rc.get("projects", []))
         w(f"{rc['rows']} rows of `bench/realcode/leakfixes.tsv` from {np_} project{'s' if np_ != 1 else ''}: "
-          f"{pr['leak_rows']} leak fixes (scored on the parent of the fix: the leak must be reported) and "
-          f"{pr['controls']} controls (scored on the fix: the function must be quiet for that variable). "
+          f"{rc.get('kinds', {}).get('leak', pr['leak_rows'])} leak fixes (scored on the parent of the fix: the leak must be reported) and "
+          f"{rc.get('kinds', {}).get('control', pr['controls'])} controls (scored on the fix: the function must be quiet for that variable). "
           "`project` mode checks the whole tree at that commit, as an editor workspace would; `file` mode "
           "checks the file alone. A leak row is found when a `leak` report is in its file and function and names "
           "its variable, or is at its lost line, or has its allocation line.")
         w("")
-        w("| mode | leak fixes found | recall | controls flagged |")
-        w("|---|---|---|---|")
+        w("| mode | leak fixes found (of those scored) | recall | controls flagged | rows not scored |")
+        w("|---|---|---|---|---|")
         for mode, s in modes.items():
             w(f"| {mode} | {s['found']} of {s['leak_rows']} | {C.pct(s['found'], s['leak_rows'])} | "
-              f"{s['flagged']} of {s['controls']} |")
+              f"{s['flagged']} of {s['controls']} | {s['not_scored']} |")
         w("")
         pats = []
         for s in modes.values():
@@ -164,8 +164,10 @@ def render(d):
         w("")
         for mode, s in modes.items():
             if s.get("found_ids") or s.get("flagged_ids"):
+                else_ = s.get("flagged_elsewhere_ids", [])
                 w(f"Rows found in {mode} mode: {', '.join(s.get('found_ids', [])) or 'none'}; controls flagged: "
-                  f"{', '.join(s.get('flagged_ids', [])) or 'none'}.")
+                  f"{', '.join(s.get('flagged_ids', [])) or 'none'}"
+                  + (f" (of which {', '.join(else_)} on another line of the function than the fixed one)" if else_ else "") + ".")
         w("")
         nots = sum(s["not_scored"] for s in modes.values())
         if nots:
