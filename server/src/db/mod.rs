@@ -1,18 +1,18 @@
 //! The salsa database: inputs (source files, the workspace's file set, configuration) and the
 //! tracked queries that tie the layers together.
 //!
-//! - [`inputs`](self::inputs): the inputs and the setter API ([`Database::add_file`],
+//! - `inputs`: the inputs and the setter API ([`Database::add_file`],
 //!   [`Database::remove_file`], [`Database::set_file_text`], [`Database::set_file_tree`],
 //!   [`Database::set_config`]): nothing outside `db` writes a salsa input.
-//! - [`database`](self::database): the [`Db`] trait and [`Database`] (storage, execution log).
-//! - [`front_end`](self::front_end): parse → items → functions → lowered IR.
-//! - [`names`](self::names): functions by name and by index ([`probe::FuncId`](crate::probe::FuncId)).
-//! - [`whole_program`](self::whole_program): call graph, type classes, MOD sets.
-//! - [`program`](self::program): [`probe::Program`](crate::probe::Program) over the queries,
+//! - `database`: the [`Db`] trait and [`Database`] (storage, execution log).
+//! - `front_end`: parse → items → functions → lowered IR.
+//! - `names`: functions by name and by index ([`probe::FuncId`](crate::probe::FuncId)).
+//! - `whole_program`: call graph, type classes, MOD sets.
+//! - `program`: [`probe::Program`](crate::probe::Program) over the queries,
 //!   and the per-function passes shared by all probes.
-//! - [`probes`](self::probes): probe sites, the engine's result per probe, placed verdicts.
-//! - [`finding`](self::finding): [`Finding`], what every output format reads.
-//! - [`positions`](self::positions): line indexes and placing function-relative ranges in files.
+//! - `probes`: probe sites, the engine's result per probe, placed verdicts.
+//! - `finding`: [`Finding`], what every output format reads.
+//! - `positions`: line indexes and placing function-relative ranges in files.
 //!
 //! Query graph (each arrow is a read; `(ws)` queries take the [`Workspace`], `(f)` a
 //! [`Function`], `(f, i)` a function and a probe index):

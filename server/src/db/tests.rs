@@ -200,3 +200,35 @@ fn static_functions_resolve_per_file() {
     let c = db.add_file("c.c".into(), "int z(void) { return 0; }\n".into());
     assert_eq!(resolve_function(&db, c, "h").unwrap().file(&db), b);
 }
+
+/// A finding's byte range and its line/columns describe the same span, for the probe's own
+/// location, its allocation path and its trace, in functions below others and across lines.
+#[test]
+fn byte_ranges_agree_with_lines_and_columns() {
+    const SRC: &str = "#include <stdlib.h>\r\n\
+                       struct n { struct n *next; };\r\n\
+                       struct n *mk(void) {\r\n  struct n *p = malloc(sizeof *p);\r\n  return p;\r\n}\r\n\
+                       /* é */ void use(void) {\r\n  struct n *q = mk();\r\n  q = 0;\r\n}\r\n";
+    let mut db = Database::default();
+    let file = db.add_file("t.c".into(), SRC.into());
+    let index = crate::syntax::LineIndex::new(SRC);
+    let offset = |line: u32, column: u32| {
+        index
+            .offset(crate::syntax::LineCol {
+                line: line - 1,
+                col: column - 1,
+            })
+            .unwrap()
+    };
+    let findings = file_findings(&db, file);
+    assert!(findings.iter().any(|f| f.verdict == VerdictKind::Leak));
+    for f in findings.iter() {
+        let locs = std::iter::once(&f.loc)
+            .chain(&f.allocation)
+            .chain(f.trace.iter().map(|s| &s.loc));
+        for l in locs {
+            assert_eq!(l.range.start, offset(l.line, l.column), "{l:?}");
+            assert_eq!(l.range.end, offset(l.end_line, l.end_column), "{l:?}");
+        }
+    }
+}

@@ -1,20 +1,20 @@
 //! The language server (`reductio serve`): tower-lsp-server on tokio, over the salsa database.
 //!
-//! - [`world`]: the database (single writer handle), open documents (`dashmap`) and the file set;
+//! - `world`: the database (single writer handle), open documents (`dashmap`) and the file set;
 //!   every input change goes through it (and the `db` setters) and bumps a revision.
-//! - [`session`]: the state every handler shares (client, world, thread pool, negotiated
+//! - `session`: the state every handler shares (client, world, thread pool, negotiated
 //!   capabilities, folders, settings).
-//! - [`server`]: the `LanguageServer` implementation, dispatching to [`handlers`] (one file per
+//! - `server`: the `LanguageServer` implementation, dispatching to `handlers` (one file per
 //!   request or notification group).
-//! - [`jobs`]: analysis jobs on database snapshots off the async runtime (cancellation, panics,
-//!   request retries); [`background`]: background checking and publishing diagnostics.
-//! - [`workspace`]: what the server may read, indexing, `reductio.toml` and the client's
-//!   settings, file watchers, start-up; [`progress`]: `$/progress`; [`logging`]: stderr logs
+//! - `jobs`: analysis jobs on database snapshots off the async runtime (cancellation, panics,
+//!   request retries); `background`: background checking and publishing diagnostics.
+//! - `workspace`: what the server may read, indexing, `reductio.toml` and the client's
+//!   settings, file watchers, start-up; `progress`: `$/progress`; `logging`: stderr logs
 //!   and messages to the client.
-//! - [`analysis`]: features computed on a snapshot (diagnostics, hover, code actions, prove),
+//! - `analysis`: features computed on a snapshot (diagnostics, hover, code actions, prove),
 //!   plain data in and LSP values out, calling only `db` queries; quick fixes come from
 //!   [`crate::fix`] as byte-range edits.
-//! - [`convert`], [`settings`]: positions/URIs, and the editor's settings; [`transport`]: the
+//! - `convert`, `settings`: positions/URIs, and the editor's settings; `transport`: the
 //!   guard in front of tower-lsp's input framing.
 //!
 //! The LSP surface is fixed in DESIGN.md ("External interfaces"); README.md lists it.

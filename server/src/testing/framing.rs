@@ -13,10 +13,14 @@ pub fn frame(msg: &Value) -> Vec<u8> {
     out
 }
 
-/// The `Content-Length` of a header line, if it is that header.
-fn content_length(line: &str) -> Option<Option<usize>> {
-    line.strip_prefix("Content-Length:")
-        .map(|v| v.trim().parse::<usize>().ok())
+/// Reads one header line into `len`; returns whether it was the blank line that ends the
+/// header block.
+fn header_line(line: &str, len: &mut Option<usize>) -> bool {
+    let line = line.trim_end();
+    if let Some(v) = line.strip_prefix("Content-Length:") {
+        *len = v.trim().parse::<usize>().ok();
+    }
+    line.is_empty()
 }
 
 /// Writes one message and flushes; an error means the peer is gone.
@@ -28,18 +32,14 @@ pub async fn write_message<W: AsyncWrite + Unpin>(w: &mut W, msg: &Value) -> std
 /// Reads one message; `None` at the end of the stream, or when a header block has no
 /// `Content-Length` or the body is not JSON.
 pub async fn read_message<R: AsyncBufRead + Unpin>(r: &mut R) -> Option<Value> {
-    let mut len = None;
+    let (mut len, mut line) = (None, String::new());
     loop {
-        let mut line = String::new();
+        line.clear();
         if r.read_line(&mut line).await.ok()? == 0 {
             return None;
         }
-        let line = line.trim_end();
-        if line.is_empty() {
+        if header_line(&line, &mut len) {
             break;
-        }
-        if let Some(n) = content_length(line) {
-            len = n;
         }
     }
     let mut body = vec![0; len?];
@@ -55,18 +55,14 @@ pub fn write_message_blocking(w: &mut impl Write, msg: &Value) -> std::io::Resul
 
 /// [`read_message`] on a blocking reader.
 pub fn read_message_blocking(r: &mut impl BufRead) -> Option<Value> {
-    let mut len = None;
+    let (mut len, mut line) = (None, String::new());
     loop {
-        let mut line = String::new();
+        line.clear();
         if r.read_line(&mut line).ok()? == 0 {
             return None;
         }
-        let line = line.trim_end();
-        if line.is_empty() {
+        if header_line(&line, &mut len) {
             break;
-        }
-        if let Some(n) = content_length(line) {
-            len = n;
         }
     }
     let mut body = vec![0; len?];
