@@ -134,8 +134,7 @@ impl<'p> Engine<'p> {
                 };
                 cur = f;
                 if let Some(de) = dest_e {
-                    let rv = self.arena.deref(ra);
-                    let cases = self.assign_split(&cur, de, rv);
+                    let cases = self.assign_copy(&cur, de, ra);
                     if cases.is_empty() {
                         let t = self.stmt_text(func, node);
                         self.refute(func, node, format!("`{t}` contradicts it"));

@@ -14,6 +14,9 @@ use crate::regions::{Region, RegionSet, VarRoot};
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
 
+/// Nesting of struct members copied field by field (as the lowering's struct copies).
+const MAX_COPY_DEPTH: u32 = 4;
+
 pub(super) enum AllocResult {
     Contradiction,
     /// The allocation may have made the cell. `evidence`: its destination is itself a hit
@@ -136,6 +139,55 @@ impl<'p> Engine<'p> {
             None => out.extend(self.assign(d, e0, e1)),
         }
         out
+    }
+
+    /// `*e0 ← *src` for a value of the type `e0` points to: a struct (a call's result landing
+    /// in its destination) is copied field by field, nested structs recursively, each field
+    /// write split as `assign_split` does. Without a known layout, or past the nesting
+    /// guard, it is one whole-value write.
+    pub(super) fn assign_copy(&mut self, d: &Fact, e0: E, src: E) -> SmallVec<[Fact; 2]> {
+        let mut out = SmallVec::new();
+        self.assign_copy_rec(d, e0, src, 0, &mut out);
+        out
+    }
+
+    fn assign_copy_rec(
+        &mut self,
+        d: &Fact,
+        e0: E,
+        src: E,
+        depth: u32,
+        out: &mut SmallVec<[Fact; 2]>,
+    ) {
+        let ty = self
+            .arena
+            .env()
+            .resolve(&self.arena.ty(e0).pointee().cloned().unwrap_or_default());
+        let def = match &ty {
+            Type::Struct(_) if depth < MAX_COPY_DEPTH => self.arena.env().struct_def(&ty).cloned(),
+            _ => None,
+        };
+        let Some(def) = def.filter(|def| !def.is_union && !def.fields.is_empty()) else {
+            let v = self.arena.deref(src);
+            out.extend(self.assign_split(d, e0, v));
+            return;
+        };
+        // Backward: the last field written is undone first. The fields are distinct
+        // locations, so the order only matters to which facts are split.
+        let mut cur: SmallVec<[Fact; 2]> = smallvec::smallvec![d.clone()];
+        for fd in def.fields.iter().rev() {
+            let da = self.field_addr(e0, &fd.name);
+            let sa = self.field_addr(src, &fd.name);
+            let mut next: SmallVec<[Fact; 2]> = SmallVec::new();
+            for f in &cur {
+                self.assign_copy_rec(f, da, sa, depth + 1, &mut next);
+            }
+            if next.is_empty() {
+                return;
+            }
+            cur = next;
+        }
+        out.extend(cur);
     }
 
     /// A hit location in the written field of another block, which the write may or may not
