@@ -45,6 +45,15 @@ pub struct Fact {
     pub relations: SmallVec<[PtrRel; 1]>,
     pub tainted: bool,
     pub assumed: bool,
+    /// Regions that entered S only because a callee whose body was not followed may have
+    /// written them (a body-less call, a MOD summary): they may hold references the fact
+    /// knows nothing of, only because that callee might have dropped them.
+    pub unknown_top: RegionSet,
+    /// Set when a hit was stored (backward: its store was undone) into a region of
+    /// `unknown_top`: the path loses the block only if that callee overwrote the stored
+    /// reference, so an allocation it reaches is no evidence of a leak (the index of the
+    /// callee in the engine's list of unknown writers).
+    pub unknown_drop: Option<u32>,
 }
 
 /// `l == r` (`eq`) or `l != r` between two expressions that are not constants (`l < r`).
@@ -80,6 +89,8 @@ impl Clone for Fact {
             relations: SmallVec::from_slice(&self.relations),
             tainted: self.tainted,
             assumed: self.assumed,
+            unknown_top: self.unknown_top.clone(),
+            unknown_drop: self.unknown_drop,
         }
     }
 }
@@ -160,6 +171,8 @@ impl Fact {
             relations: SmallVec::new(),
             tainted: false,
             assumed: false,
+            unknown_top: RegionSet::empty(),
+            unknown_drop: None,
         };
         f.normalize();
         f
@@ -189,6 +202,10 @@ impl Fact {
         self.relations.sort_unstable();
         self.relations.dedup();
         self.normalize_tags();
+        if !self.unknown_top.is_empty() {
+            let s = &self.regions;
+            self.unknown_top.retain(|r| s.contains(r));
+        }
     }
 
     /// Tags sorted, only for regions of S, at most [`MAX_TAGS`] per region (more make the
@@ -322,6 +339,11 @@ impl Fact {
         }
         if other.assumed && !self.assumed {
             self.assumed = true;
+            changed = true;
+        }
+        changed |= self.unknown_top.union_with(&other.unknown_top);
+        if self.unknown_drop.is_none() && other.unknown_drop.is_some() {
+            self.unknown_drop = other.unknown_drop;
             changed = true;
         }
         changed

@@ -7,9 +7,9 @@ use super::worklist::Prov;
 use super::{Ctx, Engine, SlotId};
 use crate::ir::library::{Returns, is_noreturn, known_function};
 use crate::ir::{Callee, NodeId, Type};
-use crate::probe::FuncId;
 use crate::probe::expr::{E, EKind, Sym};
 use crate::probe::state::{Fact, miss};
+use crate::probe::{FuncId, Loc};
 use crate::regions::{Region, RegionSet};
 
 /// Calls nested deeper than this (callee of a callee of …) are not explored: they are applied
@@ -105,7 +105,8 @@ impl<'p> Engine<'p> {
             targets.clear();
         }
         if targets.is_empty() {
-            match self.bodyless_call(d, name.as_deref(), dest_e, &args_e, false) {
+            let at = self.loc(func, node);
+            match self.bodyless_call(d, name.as_deref(), dest_e, &args_e, false, at) {
                 Ok(f) => self.insert_preds(func, node, ctx, f, Prov::Edge(id)),
                 Err(PathEnd::Refuted(why)) => self.refute(func, node, why),
                 Err(PathEnd::Escaped(callee)) => self.escaped(func, node, callee),
@@ -214,7 +215,11 @@ impl<'p> Engine<'p> {
             self.escaped(func, node, format!("`{callee}` (not followed this deep)"));
             return;
         }
-        let Some(mut f) = self.summarise_call(d, (!writes_nothing_old).then_some(w), dest_e) else {
+        let callee = self.prog.function_name(g);
+        let at = self.loc(func, node);
+        let Some(mut f) =
+            self.summarise_call(d, (!writes_nothing_old).then_some(w), dest_e, (&callee, at))
+        else {
             let t = self.stmt_text(func, node);
             self.refute(func, node, format!("`{t}` contradicts it"));
             return;
@@ -300,9 +305,17 @@ impl<'p> Engine<'p> {
     /// MOD regions, facts reading them are dropped, the destination gets an unknown value.
     /// `None`: the callee writes no memory that existed before the call, so only the
     /// destination changes.
-    fn summarise_call(&mut self, d: &Fact, w: Option<&RegionSet>, dest: Option<E>) -> Option<Fact> {
+    fn summarise_call(
+        &mut self,
+        d: &Fact,
+        w: Option<&RegionSet>,
+        dest: Option<E>,
+        (callee, at): (&str, Loc),
+    ) -> Option<Fact> {
         let mut cur = match w {
-            Some(w) => self.havoc(d, w),
+            Some(w) => {
+                self.havoc_unknown(d, w, &format!("`{callee}` (not followed this deep)"), at)
+            }
             None => d.clone(),
         };
         if let Some(de) = dest {
@@ -322,6 +335,7 @@ impl<'p> Engine<'p> {
         dest: Option<E>,
         args: &[E],
         skip_dest: bool,
+        at: Loc,
     ) -> Result<Fact, PathEnd> {
         if let Some(n) = name
             && is_noreturn(n)
@@ -386,9 +400,16 @@ impl<'p> Engine<'p> {
                 }
                 cur.normalize();
                 let was = cur.tainted;
-                cur = self.havoc(&cur, &w);
                 if vouched {
+                    cur = self.havoc(&cur, &w);
                     cur.tainted = was;
+                } else {
+                    cur = self.havoc_unknown(
+                        &cur,
+                        &w,
+                        &format!("`{callee}`, which has no body here"),
+                        at,
+                    );
                 }
                 self.arena.mk(EKind::Unknown, &Type::Unknown)
             }

@@ -176,6 +176,8 @@ impl<'p> Engine<'p> {
             relations: SmallVec::new(),
             tainted: d.tainted,
             assumed: d.assumed,
+            unknown_top: RegionSet::empty(),
+            unknown_drop: d.unknown_drop,
         };
         for r in &d.relations {
             if let (Some(l), Some(x)) = (self.arena.rename(r.l, f), self.arena.rename(r.r, f)) {
@@ -215,6 +217,11 @@ impl<'p> Engine<'p> {
             }
         }
         out.tags.retain(|(r, _)| !top.contains(r));
+        for r in d.unknown_top.iter() {
+            if let Some(r2) = self.rename_region(r, f) {
+                out.unknown_top.insert(r2);
+            }
+        }
         out.normalize();
         out
     }

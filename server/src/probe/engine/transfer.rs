@@ -5,11 +5,11 @@
 
 use super::Engine;
 use crate::ir::{CmpOp, LocalId, LocalKind, Type};
-use crate::probe::FuncId;
 use crate::probe::expr::{E, EKind, Sym};
 use crate::probe::state::{
     Constraint, Fact, MAX_RELS, PtrRel, Rel, apply_tags, cleanup, infeasible, miss,
 };
+use crate::probe::{FuncId, Loc};
 use crate::regions::{Region, RegionSet, VarRoot};
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
@@ -44,7 +44,17 @@ impl<'p> Engine<'p> {
             relations: SmallVec::new(),
             tainted: d.tainted,
             assumed: d.assumed,
+            unknown_top: d.unknown_top.clone(),
+            unknown_drop: d.unknown_drop,
         };
+        // A hit stored into a region only an unfollowed callee's write put in S: the path
+        // loses the block only if that callee dropped the stored reference.
+        if f.unknown_drop.is_none() && d.is_hit(e1) && d.unknown_top.intersects(&w) {
+            f.unknown_drop = w
+                .iter()
+                .filter(|r| d.unknown_top.contains(*r))
+                .find_map(|r| self.verdict.unknown_writer(r));
+        }
         f.normalize_tags();
         self.grow_s(&mut f, &w, Some(target));
         let e1_disjoint = self.disjoint(e1, &w);
@@ -541,6 +551,23 @@ impl<'p> Engine<'p> {
             }
             _ => Some(d.clone()),
         }
+    }
+
+    /// `havoc` for a callee whose body is not followed (`who`, called at `at`): the regions
+    /// it brings into S are remembered (`Fact::unknown_top`), so that a path which needs the
+    /// callee to have dropped a stored reference is not taken for a leak.
+    pub(super) fn havoc_unknown(&mut self, d: &Fact, w: &RegionSet, who: &str, at: Loc) -> Fact {
+        let mut out = self.havoc(d, w);
+        if d.regions.all_memory || w.all_memory {
+            return out;
+        }
+        for r in w.iter() {
+            if !d.regions.contains(r) && out.regions.contains(r) && !out.is_tagged(r) {
+                out.unknown_top.insert(r);
+                self.verdict.note_unknown_writer(r, who, at.clone());
+            }
+        }
+        out
     }
 
     /// Memory in `w` may be overwritten with anything: facts reading it are forgotten and its

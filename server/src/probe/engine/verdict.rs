@@ -8,7 +8,8 @@ use crate::ir::{CmpOp, FunctionIr, NodeId, Notation, StmtKind};
 use crate::probe::expr::{E, EKind};
 use crate::probe::state::{Fact, PtrRel};
 use crate::probe::{FuncId, Loc, ProbeResult, ProbeSite, TraceStep, Unproved, Verdict};
-use rustc_hash::FxHashSet;
+use crate::regions::Region;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Refutations kept for the report.
 const MAX_REFUTATIONS: usize = 5;
@@ -33,6 +34,10 @@ pub(super) struct VerdictState {
     pub(super) probe_func: FuncId,
     pub(super) probe_node: NodeId,
     pub(super) probe_note: String,
+    /// Callees whose body was not followed and that may have written regions of S (see
+    /// `Fact::unknown_top`): their description and call site, and the first one per region.
+    unknown_writers: Vec<(String, Loc)>,
+    unknown_writer_of: FxHashMap<Region, u32>,
 }
 
 impl VerdictState {
@@ -48,7 +53,33 @@ impl VerdictState {
             probe_func: func,
             probe_node: site.node,
             probe_note: probe_note(site),
+            unknown_writers: vec![],
+            unknown_writer_of: FxHashMap::default(),
         }
+    }
+
+    /// `who` (called at `at`) may have written region `r` without its body being followed.
+    pub(super) fn note_unknown_writer(&mut self, r: Region, who: &str, at: Loc) {
+        if self.unknown_writer_of.contains_key(&r) {
+            return;
+        }
+        let i = match self
+            .unknown_writers
+            .iter()
+            .position(|(w, l)| w == who && *l == at)
+        {
+            Some(i) => i,
+            None => {
+                self.unknown_writers.push((who.to_string(), at));
+                self.unknown_writers.len() - 1
+            }
+        };
+        self.unknown_writer_of.insert(r, i as u32);
+    }
+
+    /// The first unfollowed callee noted as writing region `r`.
+    pub(super) fn unknown_writer(&self, r: Region) -> Option<u32> {
+        self.unknown_writer_of.get(&r).copied()
     }
 
     /// The path crossed something the analysis does not model (the first reason is kept).
@@ -140,6 +171,21 @@ impl<'p> Engine<'p> {
         if self.verdict.escaped.is_none() {
             let loc = self.loc(f, n);
             self.verdict.escaped = Some((callee, loc));
+        }
+    }
+
+    /// An allocation validated the cell only on a path where a callee whose body was not
+    /// followed must have overwritten a stored reference to the block (`Fact::unknown_drop`):
+    /// not evidence of a leak, the probe is `unproved (escaped)` with that callee named.
+    pub(super) fn dropped_leak(&mut self, writer: u32) {
+        if self.verdict.escaped.is_some() {
+            return;
+        }
+        if let Some((who, at)) = self.verdict.unknown_writers.get(writer as usize).cloned() {
+            self.verdict.escaped = Some((
+                format!("{who} (with memory the block was stored in, which it may overwrite)"),
+                at,
+            ));
         }
     }
 

@@ -177,7 +177,8 @@ impl<'p> Engine<'p> {
                             Callee::Direct(n) => Some(n.clone()),
                             Callee::Indirect(_) => None,
                         };
-                        match self.bodyless_call(&f0, name.as_deref(), Some(d), &args_e, true) {
+                        let at = self.loc(func, node);
+                        match self.bodyless_call(&f0, name.as_deref(), Some(d), &args_e, true, at) {
                             Ok(f) => self.insert_preds(func, node, Ctx::BASE, f, Prov::Start),
                             Err(PathEnd::Refuted(why)) => self.refute(func, node, why),
                             Err(PathEnd::Escaped(callee)) => self.escaped(func, node, callee),
@@ -330,7 +331,11 @@ impl<'p> Engine<'p> {
                             }
                             return;
                         }
-                        if d.assumed && !d.tainted {
+                        if let Some(w) = d.unknown_drop
+                            && !d.tainted
+                        {
+                            self.dropped_leak(w);
+                        } else if d.assumed && !d.tainted {
                             let loc = self.loc(func, node);
                             self.assumed_leak(loc, &format!("this `{}`", site.allocator));
                         } else if d.tainted {
@@ -451,6 +456,10 @@ impl<'p> Engine<'p> {
         {
             // A feasible path leads from an entry to the validating allocation.
             let alloc_node = self.worklist.slots[w as usize].node;
+            if let Some(u) = f.unknown_drop {
+                self.dropped_leak(u);
+                return;
+            }
             if f.assumed {
                 let loc = self.loc(self.worklist.slots[w as usize].func, alloc_node);
                 self.assumed_leak(loc, "this allocation");
