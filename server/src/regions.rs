@@ -371,6 +371,9 @@ pub struct ModSet {
     /// `own_writes`). Without it, every location a caller could name before the call keeps
     /// its value.
     pub writes_old: bool,
+    /// Class representatives of the blocks it may free, by the freed pointer's static type
+    /// (here or in a callee); frees through `void *` or `char *` are not listed.
+    pub frees: std::collections::BTreeSet<String>,
 }
 
 impl ModSet {
@@ -389,15 +392,18 @@ impl ModSet {
         self.globals.extend(o.globals.iter().cloned());
         self.fields.extend(o.fields.iter().cloned());
         self.mems.extend(o.mems.iter().cloned());
-        before
-            != (
-                self.all,
-                self.allocates,
-                self.writes_old,
-                self.globals.len(),
-                self.fields.len(),
-                self.mems.len(),
-            )
+        let f0 = self.frees.len();
+        self.frees.extend(o.frees.iter().cloned());
+        self.frees.len() != f0
+            || before
+                != (
+                    self.all,
+                    self.allocates,
+                    self.writes_old,
+                    self.globals.len(),
+                    self.fields.len(),
+                    self.mems.len(),
+                )
     }
     pub fn is_empty(&self) -> bool {
         !self.all && self.globals.is_empty() && self.fields.is_empty() && self.mems.is_empty()
@@ -644,6 +650,12 @@ pub fn own_writes(
             }
             StmtKind::Free { ptr } => {
                 m.writes_old = true;
+                if let Some(p) = ir.exprs.ty(*ptr).pointee() {
+                    let p = env.resolve(p);
+                    if !is_generic_pointee(&p) {
+                        m.frees.insert(classes.class_of(&p));
+                    }
+                }
                 // The block's references die with it (see the engine's `free`).
                 if let Some(p) = ir.exprs.ty(*ptr).pointee() {
                     let p = env.resolve(p);

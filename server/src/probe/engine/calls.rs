@@ -93,7 +93,8 @@ impl<'p> Engine<'p> {
         if let [g] = targets.as_slice() {
             let g = *g;
             if let Some(w) = self.mod_regions(g) {
-                let relevant = self.call_relevant(d, &w, dest_e, &args_e);
+                let relevant =
+                    self.call_relevant(d, &w, dest_e, &args_e) || self.may_free_cell(d, g);
                 if !relevant || (depth >= max_depth && frames == Frames::Exact) {
                     self.unexplored_call(id, func, node, ctx, d, g, &w, dest_e, &args_e);
                     return;
@@ -290,6 +291,22 @@ impl<'p> Engine<'p> {
             }
         }
         self.arg_holds_hit(d, args)
+    }
+
+    /// Whether `g` may free a block of the cell's type (the type the hit expressions point
+    /// to): applied through its summary, a call that frees the cell would look like one that
+    /// leaves it alone, and the path would seem to lose it.
+    fn may_free_cell(&mut self, d: &Fact, g: FuncId) -> bool {
+        let ms = self.prog.mod_set(g);
+        if ms.frees.is_empty() {
+            return false;
+        }
+        d.hits.iter().any(|h| {
+            let pointee = self.arena.ty(*h).pointee().cloned().unwrap_or_default();
+            let t = self.arena.env().resolve(&pointee);
+            !crate::regions::is_generic_pointee(&t)
+                && ms.frees.contains(&self.prog.classes().class_of(&t))
+        })
     }
 
     fn arg_holds_hit(&self, d: &Fact, args: &[E]) -> bool {
