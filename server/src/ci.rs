@@ -9,6 +9,7 @@ use crate::db::{Finding, VerdictKind};
 use crate::report::{self, BaselineCounts, Entry, Summary};
 use crate::suppress::{Suppression, Suppressions};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -66,7 +67,8 @@ pub fn triage(
     opts: &Options,
 ) -> Result<Triage, String> {
     let refs: Vec<&Finding> = findings.iter().map(|f| f.as_ref()).collect();
-    let text_of = |p: &Path| texts.iter().find(|(q, _)| q == p).map(|(_, t)| *t);
+    let by_path: HashMap<&Path, &str> = texts.iter().map(|(p, t)| (p.as_path(), *t)).collect();
+    let text_of = |p: &Path| by_path.get(p).copied();
     let fps = crate::fingerprint::fingerprints(&refs, &text_of);
     let mut sup = Suppressions::new(rules);
     let mut warnings = Vec::new();
@@ -100,14 +102,8 @@ pub fn triage(
             listed.push(item);
         }
     }
-    let order = |a: &Item, b: &Item| {
-        report::json_order(
-            &report::entry_json(&a.entry()),
-            &report::entry_json(&b.entry()),
-        )
-    };
-    listed.sort_by(order);
-    suppressed.sort_by(order);
+    sort(&mut listed);
+    sort(&mut suppressed);
     let (reported, baseline) = match &opts.baseline {
         None => (listed.clone(), None),
         Some(path) => {
@@ -145,6 +141,16 @@ pub fn triage(
         warnings,
         shard: opts.shard,
     })
+}
+
+/// The reports' order (`report::json_order`), each entry's JSON built once.
+fn sort(items: &mut Vec<Item>) {
+    let mut keyed: Vec<(Value, Item)> = items
+        .drain(..)
+        .map(|i| (report::entry_json(&i.entry()), i))
+        .collect();
+    keyed.sort_by(|a, b| report::json_order(&a.0, &b.0));
+    items.extend(keyed.into_iter().map(|(_, i)| i));
 }
 
 impl Triage {

@@ -261,8 +261,8 @@ pub struct EditSupport {
     pub document_changes: bool,
 }
 
-/// "Prove no leak here" (anywhere in a function), and for each leak in `range`: its quick
-/// fixes and "Show leak trace".
+/// "Prove no leak here" (anywhere in a function), and for each leak in `range` that is not
+/// suppressed: its quick fixes, "Suppress this leak report" and "Show leak trace".
 pub fn code_actions(
     db: &Database,
     ctx: &FileCtx,
