@@ -24,6 +24,28 @@ pub fn load(config: Config, files: &[PathBuf]) -> Result<(Database, Vec<SourceFi
     Ok((database, inputs))
 }
 
+/// One shard of a run split over a CI matrix: `index` of `count`, 1-based (`--shard I/N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("`{s}` is not a shard I/N with 1 <= I <= N (for example 2/3)");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: u32 = i.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
 /// Run every probe of `files` in parallel; findings in source order.
 pub fn run_probes(
     database: &Database,
@@ -31,11 +53,31 @@ pub fn run_probes(
     jobs: Option<usize>,
     progress: bool,
 ) -> Result<(Vec<Arc<Finding>>, usize), String> {
+    run_probes_shard(database, files, jobs, progress, None)
+}
+
+/// [`run_probes`] for one shard: every file is loaded and the whole program is the context,
+/// but only the functions whose stable hash (`fingerprint::shard_of`: the file's path and the
+/// function's name) falls in the shard are probed. Returns the findings and the number of
+/// functions probed.
+pub fn run_probes_shard(
+    database: &Database,
+    files: &[SourceFile],
+    jobs: Option<usize>,
+    progress: bool,
+    shard: Option<Shard>,
+) -> Result<(Vec<Arc<Finding>>, usize), String> {
     let db: &dyn Db = database;
     let mut work: Vec<(usize, usize, u32)> = Vec::new();
     let mut functions = 0;
     for (i, file) in files.iter().enumerate() {
+        let path = file.path(db);
         for (j, f) in db::file_functions(db, *file).iter().enumerate() {
+            if let Some(s) = shard
+                && crate::fingerprint::shard_of(path, f.name(db), s.count) != s.index
+            {
+                continue;
+            }
             functions += 1;
             for k in 0..db::function_probes(db, *f).len() {
                 work.push((i, j, k as u32));

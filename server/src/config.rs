@@ -11,6 +11,9 @@
 //! [budget]
 //! transfers = 500                           # transfer-function applications per probe
 //! regions = 50                              # size of the region set S per probe
+//! [[suppress]]                              # silence judged reports (see `suppress`)
+//! file = "vendor/**"                        # glob; also `function`, `variable`, `probe`,
+//! reason = "third-party code"               #   `verdict`; `reason` is required
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -28,6 +31,8 @@ pub struct Config {
     /// Probe, at each return, the parameters the function never assigns (the paper does;
     /// off by default: losing what the caller passed is found by the caller's own probes).
     pub probe_parameters: bool,
+    /// `[[suppress]]` entries: reports that match one are not diagnostics (`crate::suppress`).
+    pub suppress: Vec<SuppressRule>,
     /// Testing only (not read from files): run the worklist in the other order.
     #[serde(skip)]
     pub worklist_lifo: bool,
@@ -43,9 +48,35 @@ impl Default for Config {
             check_on: CheckOn::Save,
             budget: Budget::default(),
             probe_parameters: false,
+            suppress: vec![],
             worklist_lifo: false,
         }
     }
+}
+
+/// One `[[suppress]]` entry of `reductio.toml`: a report is suppressed when it matches every
+/// field given. `file`, `function` and `variable` are globs (`*`, `?`, `**`, `[ab]`); `file` is
+/// matched against the file's path and each of its trailing sub-paths, so `src/*.c` matches
+/// `./src/a.c` and `/home/me/project/src/a.c`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SuppressRule {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variable: Option<String>,
+    /// A probe kind: `assignment`, `allocation`, `free-field`, `return-local`, `scope-end`,
+    /// `assigned-return`, `ignored-return`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe: Option<String>,
+    /// `leak` or `unproved` (default: both).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    /// Why the report is not a bug: required, so every suppression is reviewable.
+    #[serde(default)]
+    pub reason: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -115,6 +146,10 @@ impl Config {
                 )));
             }
         }
+        for (i, rule) in self.suppress.iter().enumerate() {
+            crate::suppress::check_rule(rule)
+                .map_err(|e| ConfigError(format!("[[suppress]] entry {}: {e}", i + 1)))?;
+        }
         Ok(self)
     }
 }
@@ -156,5 +191,27 @@ mod tests {
         assert!(Config::from_toml("allocators = [\"not a name\"]").is_err());
         assert!(Config::from_toml("check-on = \"never\"").is_err());
         assert!(Config::from_toml("allocators = 3").is_err());
+    }
+
+    #[test]
+    fn suppress_entries_parse_and_bad_ones_are_clear_errors() {
+        let c = Config::from_toml(
+            "[[suppress]]\nfile = \"src/*.c\"\nfunction = \"main\"\nvariable = \"buf\"\n\
+             probe = \"scope-end\"\nverdict = \"leak\"\nreason = \"freed by exit\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.suppress.len(), 1);
+        assert_eq!(c.suppress[0].function.as_deref(), Some("main"));
+        let err = |t: &str| Config::from_toml(t).unwrap_err().0;
+        assert!(err("[[suppress]]\nfunction = \"f\"\n").contains("reason"));
+        assert!(err("[[suppress]]\nreason = \"x\"\n").contains("at least one"));
+        assert!(err("[[suppress]]\nprobe = \"asignment\"\nreason = \"x\"\n").contains("asignment"));
+        assert!(
+            err("[[suppress]]\nfunction = \"f\"\nverdict = \"proved\"\nreason = \"x\"\n")
+                .contains("proved")
+        );
+        assert!(err("[[suppress]]\nfile = \"src/[\"\nreason = \"x\"\n").contains("src/["));
+        assert!(err("[[suppress]]\nfunc = \"f\"\nreason = \"x\"\n").contains("func"));
+        assert!(err("[[suppress]]\nfunction = \"f\"\n").starts_with("[[suppress]] entry 1"));
     }
 }

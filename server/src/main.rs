@@ -1,4 +1,4 @@
-//! The `reductio` command line: `serve`, `check`, `prove`, `facts`, `ir`.
+//! The `reductio` command line: `serve`, `check`, `merge`, `prove`, `facts`, `ir`.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use reductio::config::Config;
@@ -52,6 +52,31 @@ enum Command {
         /// Configuration file (default: reductio.toml in the first path's directory).
         #[arg(long)]
         config: Option<PathBuf>,
+        /// Probe only shard I of N (1-based) of the functions, chosen by a stable hash of file
+        /// path and function name; every file is still loaded as context. Merge the shards'
+        /// JSON or SARIF reports with `reductio merge`.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<reductio::batch::Shard>,
+        /// Report only findings whose fingerprint is not in this earlier JSON report or SARIF
+        /// log; print how many were matched and how many disappeared.
+        #[arg(long, value_name = "OLD.json|OLD.sarif")]
+        baseline: Option<PathBuf>,
+        /// Also write this run's findings (before --baseline) as a JSON baseline to FILE.
+        #[arg(long, value_name = "FILE")]
+        write_baseline: Option<PathBuf>,
+        /// List the suppressions (comments and [[suppress]] entries) that matched no report.
+        #[arg(long)]
+        report_unused_suppressions: bool,
+    },
+    /// Merge the JSON reports (or SARIF logs) of `check --shard 1/N` … `N/N` into the report of
+    /// the unsharded run. Exit code 1 when it lists a leak.
+    Merge {
+        /// The shards' reports, all JSON or all SARIF.
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+        /// Write the merged report to FILE instead of stdout.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Run the probes at FILE:LINE[:COL] and print each verdict with its reason and trace.
     Prove {
@@ -118,7 +143,31 @@ fn main() -> ExitCode {
             jobs,
             budget,
             config,
-        } => match check_command(paths, format, all, jobs, budget, config) {
+            shard,
+            baseline,
+            write_baseline,
+            report_unused_suppressions,
+        } => match check_command(
+            paths,
+            format,
+            jobs,
+            budget,
+            config,
+            write_baseline,
+            reductio::ci::Options {
+                all,
+                shard,
+                baseline,
+                report_unused: report_unused_suppressions,
+            },
+        ) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("reductio: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Command::Merge { reports, output } => match merge_command(&reports, output.as_deref()) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("reductio: {e}");
@@ -256,10 +305,11 @@ fn facts_command(
 fn check_command(
     paths: Vec<PathBuf>,
     format: Format,
-    all: bool,
     jobs: Option<usize>,
     budget: Option<u32>,
     config: Option<PathBuf>,
+    write_baseline: Option<PathBuf>,
+    opts: reductio::ci::Options,
 ) -> Result<ExitCode, String> {
     let started = Instant::now();
     let paths = if paths.is_empty() {
@@ -268,10 +318,16 @@ fn check_command(
         paths
     };
     let cfg = config_for(config.as_deref(), &paths[0], budget)?;
+    let rules = cfg.suppress.clone();
     let files = reductio::files::discover(&paths, &cfg.exclude)?;
     let (database, inputs) = reductio::batch::load(cfg, &files)?;
-    let (findings, functions) =
-        reductio::batch::run_probes(&database, &inputs, jobs, std::io::stderr().is_terminal())?;
+    let (findings, functions) = reductio::batch::run_probes_shard(
+        &database,
+        &inputs,
+        jobs,
+        std::io::stderr().is_terminal(),
+        opts.shard,
+    )?;
     let mut summary = Summary {
         files: inputs.len(),
         functions,
@@ -280,26 +336,62 @@ fn check_command(
     for f in &findings {
         summary.count(f);
     }
-    summary.elapsed_ms = started.elapsed().as_millis();
-    let listed: Vec<&Finding> = findings
+    let db: &dyn Db = &database;
+    let texts: Vec<(PathBuf, &str)> = inputs
         .iter()
-        .map(|f| f.as_ref())
-        .filter(|f| report::listed(f, all))
+        .map(|f| (f.path(db).clone(), f.text(db).as_str()))
         .collect();
+    let triage = reductio::ci::triage(&findings, &texts, &rules, &opts)?;
+    for w in &triage.warnings {
+        eprintln!("reductio: {w}");
+    }
+    summary.elapsed_ms = started.elapsed().as_millis();
+    if let Some(path) = &write_baseline {
+        let text = report::to_text(&triage.baseline_json(&summary));
+        std::fs::write(path, text + "\n")
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     let out = match format {
-        Format::Json => report::json_report(&listed, &summary),
-        Format::Sarif => report::sarif_report(&listed),
+        Format::Json => report::to_text(&triage.json(&summary)),
+        Format::Sarif => report::to_text(&triage.sarif()),
         Format::Text => {
-            let db: &dyn Db = &database;
             let sources: report::Sources = inputs
                 .iter()
                 .map(|f| (f.path(db).clone(), f.text(db).clone()))
                 .collect();
-            report::text_report(&listed, &summary, &sources, std::io::stdout().is_terminal())
+            let listed: Vec<&Finding> = triage.reported.iter().map(|i| &*i.finding).collect();
+            let mut text =
+                report::text_report(&listed, &summary, &sources, std::io::stdout().is_terminal());
+            text.push_str(&triage.text_notes());
+            text
         }
     };
     println!("{out}");
-    Ok(if summary.leaks > 0 {
+    Ok(if triage.has_leaks() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `reductio merge`: the shards' reports put back together.
+fn merge_command(reports: &[PathBuf], output: Option<&Path>) -> Result<ExitCode, String> {
+    let mut inputs = Vec::new();
+    for p in reports {
+        let text =
+            std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+        let v: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", p.display()))?;
+        inputs.push((p.display().to_string(), v));
+    }
+    let merged = reductio::merge::merge(&inputs)?;
+    let text = report::to_text(&merged.report);
+    match output {
+        Some(path) => std::fs::write(path, text + "\n")
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        None => println!("{text}"),
+    }
+    Ok(if merged.has_leaks {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -1,9 +1,13 @@
 //! Findings → text (rustc-style, with source snippets), JSON (the stable format of DESIGN.md)
 //! and SARIF 2.1.0 (with a codeFlow per leak trace).
 
+use crate::batch::Shard;
 use crate::db::{Finding, SourceLoc, VerdictKind};
+use crate::fingerprint::SARIF_KEY;
+use crate::suppress::{Source, Suppression};
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use serde_json::{Value, json};
+use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -71,90 +75,229 @@ pub fn finding_json(f: &Finding) -> Value {
     v
 }
 
-pub fn json_report(findings: &[&Finding], summary: &Summary) -> String {
-    let v = json!({
-        "version": 1,
-        "summary": {
-            "files": summary.files, "functions": summary.functions, "probes": summary.probes,
-            "proved": summary.proved, "leaks": summary.leaks, "unproved": summary.unproved,
-            "elapsed_ms": summary.elapsed_ms,
-        },
-        "findings": findings.iter().map(|f| finding_json(f)).collect::<Vec<_>>(),
-    });
-    serde_json::to_string_pretty(&v).unwrap_or_default()
+/// A finding as the team-facing reports (JSON, SARIF) list it: with its fingerprint, and why
+/// it is suppressed if it is.
+pub struct Entry<'a> {
+    pub finding: &'a Finding,
+    pub fingerprint: &'a str,
+    pub suppression: Option<&'a Suppression>,
 }
 
-pub fn sarif_report(findings: &[&Finding]) -> String {
-    let phys = |l: &SourceLoc, end: bool| {
-        let mut region = json!({"startLine": l.line, "startColumn": l.column});
-        if end {
-            region["endLine"] = json!(l.end_line);
-            region["endColumn"] = json!(l.end_column);
+/// What a `--baseline` run says about the baseline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BaselineCounts {
+    pub file: String,
+    pub matched: usize,
+    pub disappeared: usize,
+}
+
+/// A suppression as JSON: its reason and where it is written (a comment's file and line, or
+/// the 1-based `[[suppress]]` entry of the configuration).
+pub fn suppression_json(s: &Suppression) -> Value {
+    match &s.source {
+        Source::Comment { file, line } => {
+            json!({"reason": s.reason, "file": path_str(file), "line": line})
         }
-        json!({"physicalLocation": {
-            "artifactLocation": {"uri": path_str(&l.file)},
-            "region": region,
-        }})
-    };
-    let results: Vec<Value> = findings
-        .iter()
-        .map(|f| {
-            let mut r = json!({
-                "ruleId": format!("reductio/{}", f.verdict.as_str()),
-                "level": match f.verdict { VerdictKind::Leak => "warning", _ => "note" },
-                "message": {"text": f.message},
-                "locations": [phys(&f.loc, true)],
-                "properties": {"probe": f.probe.as_str(), "variable": f.variable, "function": f.loc.function},
-            });
-            if let Some(reason) = &f.reason {
-                r["properties"]["reason"] = json!(reason);
-            }
-            if !f.trace.is_empty() && f.verdict == VerdictKind::Leak {
-                let locs: Vec<Value> = f
-                    .trace
-                    .iter()
-                    .map(|s| {
-                        let mut l = phys(&s.loc, false);
-                        l["message"] = json!({"text": s.note});
-                        json!({"location": l})
-                    })
-                    .collect();
-                r["codeFlows"] = json!([{"threadFlows": [{"locations": locs}]}]);
-            }
-            if !f.allocation.is_empty() {
-                r["relatedLocations"] = Value::Array(
-                    f.allocation
-                        .iter()
-                        .enumerate()
-                        .map(|(i, a)| {
-                            let mut l = phys(a, false);
-                            l["id"] = json!(i);
-                            l["message"] = json!({"text": "allocation path"});
-                            l
-                        })
-                        .collect(),
-                );
-            }
-            r
-        })
-        .collect();
-    let v = json!({
+        Source::Config { entry } => json!({"reason": s.reason, "config_entry": entry}),
+    }
+}
+
+/// One entry of `check --format json`: [`finding_json`] plus `fingerprint` (and `suppression`).
+pub fn entry_json(e: &Entry<'_>) -> Value {
+    let mut v = finding_json(e.finding);
+    v["fingerprint"] = json!(e.fingerprint);
+    if let Some(s) = e.suppression {
+        v["suppression"] = suppression_json(s);
+    }
+    v
+}
+
+pub fn summary_json(summary: &Summary) -> Value {
+    json!({
+        "files": summary.files, "functions": summary.functions, "probes": summary.probes,
+        "proved": summary.proved, "leaks": summary.leaks, "unproved": summary.unproved,
+        "elapsed_ms": summary.elapsed_ms,
+    })
+}
+
+/// The JSON report, put together in one place for `check` and `merge` (so a merge of shards
+/// is byte for byte the unsharded report). `findings` and `suppressed` are sorted here.
+pub fn assemble_json(
+    summary: Value,
+    shard: Option<Shard>,
+    baseline: Option<&BaselineCounts>,
+    mut findings: Vec<Value>,
+    mut suppressed: Vec<Value>,
+    unused: Option<Vec<Value>>,
+) -> Value {
+    findings.sort_by(json_order);
+    suppressed.sort_by(json_order);
+    let mut v = json!({"version": 1, "summary": summary});
+    if let Some(s) = shard {
+        v["shard"] = json!({"index": s.index, "count": s.count});
+    }
+    if let Some(b) = baseline {
+        v["baseline"] = json!({"file": b.file, "matched": b.matched, "disappeared": b.disappeared});
+    }
+    v["findings"] = Value::Array(findings);
+    v["suppressed"] = Value::Array(suppressed);
+    if let Some(u) = unused {
+        v["unused_suppressions"] = Value::Array(u);
+    }
+    v
+}
+
+/// The order of reported findings: file path, then start and end position, probe kind,
+/// variable and fingerprint. Two findings equal in all of these have the same fingerprint, so
+/// the same function: a shard never has to interleave them with another shard's.
+fn order_key<'a>(
+    file: &'a str,
+    pos: [u64; 4],
+    probe: &'a str,
+    variable: &'a str,
+    fingerprint: &'a str,
+) -> (&'a Path, [u64; 4], &'a str, &'a str, &'a str) {
+    (Path::new(file), pos, probe, variable, fingerprint)
+}
+
+fn json_key(v: &Value) -> (&Path, [u64; 4], &str, &str, &str) {
+    let n = |k: &str| v[k].as_u64().unwrap_or(0);
+    let s = |k: &str| v[k].as_str().unwrap_or("");
+    order_key(
+        s("file"),
+        [n("line"), n("column"), n("end_line"), n("end_column")],
+        s("probe"),
+        s("variable"),
+        s("fingerprint"),
+    )
+}
+
+/// [`order_key`] on JSON report entries.
+pub fn json_order(a: &Value, b: &Value) -> Ordering {
+    json_key(a).cmp(&json_key(b))
+}
+
+fn sarif_key(r: &Value) -> (bool, (&Path, [u64; 4], &str, &str, &str)) {
+    let loc = &r["locations"][0]["physicalLocation"];
+    let region = &loc["region"];
+    let n = |k: &str| region[k].as_u64().unwrap_or(0);
+    let suppressed = r["suppressions"].as_array().is_some_and(|a| !a.is_empty());
+    (
+        suppressed,
+        order_key(
+            loc["artifactLocation"]["uri"].as_str().unwrap_or(""),
+            [
+                n("startLine"),
+                n("startColumn"),
+                n("endLine"),
+                n("endColumn"),
+            ],
+            r["properties"]["probe"].as_str().unwrap_or(""),
+            r["properties"]["variable"].as_str().unwrap_or(""),
+            r["partialFingerprints"][SARIF_KEY].as_str().unwrap_or(""),
+        ),
+    )
+}
+
+/// [`order_key`] on SARIF results, the suppressed ones last.
+pub fn sarif_order(a: &Value, b: &Value) -> Ordering {
+    sarif_key(a).cmp(&sarif_key(b))
+}
+
+fn phys(l: &SourceLoc, end: bool) -> Value {
+    let mut region = json!({"startLine": l.line, "startColumn": l.column});
+    if end {
+        region["endLine"] = json!(l.end_line);
+        region["endColumn"] = json!(l.end_column);
+    }
+    json!({"physicalLocation": {
+        "artifactLocation": {"uri": path_str(&l.file)},
+        "region": region,
+    }})
+}
+
+/// One SARIF result: the fingerprint in `partialFingerprints`, a suppression as SARIF's
+/// `suppressions` (`inSource` for a comment, `external` for the configuration), and
+/// `baselineState: new` when the run compared with a baseline.
+pub fn sarif_result(e: &Entry<'_>, with_baseline: bool) -> Value {
+    let f = e.finding;
+    let mut r = json!({
+        "ruleId": format!("reductio/{}", f.verdict.as_str()),
+        "level": match f.verdict { VerdictKind::Leak => "warning", _ => "note" },
+        "message": {"text": f.message},
+        "locations": [phys(&f.loc, true)],
+        "partialFingerprints": {SARIF_KEY: e.fingerprint},
+        "properties": {"probe": f.probe.as_str(), "variable": f.variable, "function": f.loc.function},
+    });
+    if let Some(reason) = &f.reason {
+        r["properties"]["reason"] = json!(reason);
+    }
+    if !f.trace.is_empty() && f.verdict == VerdictKind::Leak {
+        let locs: Vec<Value> = f
+            .trace
+            .iter()
+            .map(|s| {
+                let mut l = phys(&s.loc, false);
+                l["message"] = json!({"text": s.note});
+                json!({"location": l})
+            })
+            .collect();
+        r["codeFlows"] = json!([{"threadFlows": [{"locations": locs}]}]);
+    }
+    if !f.allocation.is_empty() {
+        r["relatedLocations"] = Value::Array(
+            f.allocation
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    let mut l = phys(a, false);
+                    l["id"] = json!(i);
+                    l["message"] = json!({"text": "allocation path"});
+                    l
+                })
+                .collect(),
+        );
+    }
+    if let Some(s) = e.suppression {
+        let kind = match s.source {
+            Source::Comment { .. } => "inSource",
+            Source::Config { .. } => "external",
+        };
+        r["suppressions"] = json!([{"kind": kind, "justification": s.reason}]);
+    } else if with_baseline {
+        r["baselineState"] = json!("new");
+    }
+    r
+}
+
+/// The SARIF log, put together in one place for `check` and `merge`; `results` are sorted here.
+pub fn assemble_sarif(mut results: Vec<Value>, shard: Option<Shard>) -> Value {
+    results.sort_by(sarif_order);
+    let mut run = json!({
+        "tool": {"driver": {
+            "name": "reductio",
+            "version": env!("CARGO_PKG_VERSION"),
+            "informationUri": "https://example.invalid/reductio",
+            "rules": [
+                {"id": "reductio/leak", "shortDescription": {"text": "Memory leak: the last reference to a heap block is lost"}},
+                {"id": "reductio/unproved", "shortDescription": {"text": "A leak probe that could be neither proved nor refuted"}},
+            ],
+        }},
+        "results": results,
+    });
+    if let Some(s) = shard {
+        run["properties"] = json!({"reductio": {"shard": {"index": s.index, "count": s.count}}});
+    }
+    json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "reductio",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://example.invalid/reductio",
-                "rules": [
-                    {"id": "reductio/leak", "shortDescription": {"text": "Memory leak: the last reference to a heap block is lost"}},
-                    {"id": "reductio/unproved", "shortDescription": {"text": "A leak probe that could be neither proved nor refuted"}},
-                ],
-            }},
-            "results": results,
-        }],
-    });
-    serde_json::to_string_pretty(&v).unwrap_or_default()
+        "runs": [run],
+    })
+}
+
+/// A report as printed: pretty JSON and a final newline.
+pub fn to_text(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
 }
 
 /// Text of the files findings point into, for snippets.

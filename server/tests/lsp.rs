@@ -909,3 +909,84 @@ fn a_panic_inside_a_probe_is_an_unproved_verdict_not_a_crash() {
         c.shutdown().await;
     });
 }
+
+#[test]
+fn suppressed_leaks_are_not_diagnostics_and_the_suppress_action_inserts_the_comment() {
+    rt().block_on(async {
+        let src = fixture("error-path-leak.c");
+        let ws = workspace("suppress", &[("a.c", &src)]);
+        let path = ws.join("a.c");
+        let mut c = Client::start(Options::default());
+        c.initialize(Some(ws.as_path()), false, Value::Null).await;
+        c.open(&path, &src).await;
+        let diags = c.diagnostics_for_version(&path, 1).await;
+        assert_eq!(diags.len(), 1);
+        let range = diags[0]["range"].clone();
+        let actions = c
+            .call("textDocument/codeAction", json!({"textDocument": {"uri": file_uri(&path)}, "range": range, "context": {"diagnostics": diags}}))
+            .await
+            .unwrap();
+        let action = actions
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["title"] == "Suppress this leak report")
+            .unwrap_or_else(|| panic!("{actions:#}"))
+            .clone();
+        assert_eq!(action["kind"], "quickfix");
+        let edits = edits_of(&action);
+        let fixed = apply_edits(&src, &edits, PositionEncoding::Utf16);
+        assert!(
+            fixed.contains("        // reductio-ignore: leak -- TODO: say why this is not a leak\n        return -1;                              // expect: leak copy"),
+            "{fixed}"
+        );
+        // Apply it as the editor would (one whole-text change), save: no diagnostic left.
+        c.change(&path, 2, json!([{"text": fixed}])).await;
+        c.save(&path).await;
+        let diags = c.diagnostics_for_version(&path, 2).await;
+        assert!(diags.is_empty(), "{diags:#?}");
+        // The verdict counts are still every probe's, as `check FILE --all` counts them.
+        let r = c
+            .call(
+                "reductio/fileSummary",
+                json!({"textDocument": {"uri": file_uri(&path)}}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r["leaks"], 1, "{r:#}");
+        // No suppress action on a suppressed leak.
+        let actions = c
+            .call("textDocument/codeAction", json!({"textDocument": {"uri": file_uri(&path)}, "range": range, "context": {"diagnostics": []}}))
+            .await
+            .unwrap();
+        assert!(
+            actions.as_array().unwrap().iter().all(|a| a["title"] != "Suppress this leak report"),
+            "{actions:#}"
+        );
+        c.shutdown().await;
+    });
+}
+
+#[test]
+fn a_suppress_entry_of_the_configuration_removes_the_diagnostic() {
+    rt().block_on(async {
+        let src = fixture("error-path-leak.c");
+        let ws = workspace(
+            "suppress-config",
+            &[
+                ("a.c", &src),
+                (
+                    "reductio.toml",
+                    "[[suppress]]\nfunction = \"packet_*\"\nvariable = \"copy\"\nreason = \"judged\"\n",
+                ),
+            ],
+        );
+        let path = ws.join("a.c");
+        let mut c = Client::start(Options::default());
+        c.initialize(Some(ws.as_path()), false, Value::Null).await;
+        c.open(&path, &src).await;
+        let diags = c.diagnostics_for_version(&path, 1).await;
+        assert!(diags.is_empty(), "{diags:#?}");
+        c.shutdown().await;
+    });
+}

@@ -59,6 +59,26 @@ vim.api.nvim_create_autocmd('LspAttach', {
   end,
 })
 
+-- The statusline's proof counts (require('reductio').statusline()) follow the server: asked
+-- again whenever a buffer's diagnostics change, since the server has then checked it again.
+vim.api.nvim_create_autocmd('DiagnosticChanged', {
+  group = group,
+  callback = function(args)
+    reductio().refresh_counts(args.buf)
+  end,
+})
+
+vim.api.nvim_create_autocmd({ 'BufWipeout', 'LspDetach' }, {
+  group = group,
+  callback = function(args)
+    local id = args.data and args.data.client_id
+    local client = id and vim.lsp.get_client_by_id(id)
+    if args.event == 'BufWipeout' or (client and client.name == 'reductio') then
+      require('reductio.summary').forget(args.buf)
+    end
+  end,
+})
+
 -- Start the server for C buffers; `vim.g.reductio_autostart = false` leaves it to you
 -- (vim.lsp.enable('reductio')).
 if vim.g.reductio_autostart ~= false then

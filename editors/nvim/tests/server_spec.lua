@@ -60,7 +60,6 @@ T.test('the leaking fixture gets a diagnostic whose related information is the t
     return r.location.range.start.line + 1
   end, related), { 21, 22, 24, 25 })
   T.match(related[1].message, 'allocated')
-  T.eq(reductio.statusline(), '⚠ 1 leak')
 end)
 
 T.test(':ReductioProve on the leaking line answers "Leak" as a warning, with a float', function()
@@ -166,6 +165,59 @@ end)
 T.test(':ReductioProve where there is no probe says so', function()
   local note = prove_at(1, 1)
   T.match(note.msg, '^reductio: No leak probe here')
+end)
+
+--- The statusline text `reductio check FILE --all` gives for `file`: its summary's counts.
+local function cli_counts(file)
+  local out = vim.system({ BIN, 'check', '--all', '--format', 'json', file }):wait()
+  T.ok(out.code == 0 or out.code == 1, 'check ran: ' .. (out.stderr or ''))
+  local s = vim.json.decode(out.stdout).summary
+  return { proved = s.proved, leaks = s.leaks, unproved = s.unproved }
+end
+
+T.test('the statusline shows the counts of `check FILE --all`, from reductio/fileSummary', function()
+  -- A copy, since the test edits and saves it.
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, 'p')
+  local file = dir .. '/leak.c'
+  vim.fn.writefile(vim.fn.readfile(LEAK), file)
+  local want = cli_counts(file)
+  T.ok(want.proved > 0 and want.leaks == 1, vim.inspect(want))
+  local text = require('reductio.format').counts(want)
+  T.eq(text, ('✓ %d proved · ⚠ 1 leak'):format(want.proved))
+  local client = open(file)
+  T.wait(TIMEOUT, function()
+    return reductio.statusline() == text
+  end, 'the statusline ' .. text .. ' (it shows ' .. reductio.statusline() .. ')')
+  T.eq(require('reductio.summary').counts[vim.api.nvim_get_current_buf()], want)
+  -- Suppress the leak: its diagnostic goes, the counts are asked again and stay every probe's
+  -- verdict, the suppressed leak included, as `check --all` counts them.
+  local asked = 0
+  local request = client.request
+  client.request = function(self, method, ...)
+    if method == 'reductio/fileSummary' then
+      asked = asked + 1
+    end
+    return request(self, method, ...)
+  end
+  vim.api.nvim_buf_set_lines(0, LEAK_LINE - 1, LEAK_LINE - 1, false, { '        // reductio-ignore: leak -- test' })
+  vim.cmd('silent write')
+  T.wait(TIMEOUT, function()
+    return #reductio_diagnostics() == 0 and asked > 0
+  end, 'the leak diagnostic gone and the counts asked again')
+  client.request = request
+  T.eq(cli_counts(file), want)
+  T.wait(TIMEOUT, function()
+    return reductio.statusline() == text
+  end, 'the same counts (it shows ' .. reductio.statusline() .. ')')
+  -- The copy had a server of its own (its directory is its root): stop it, back to the fixture.
+  vim.cmd('bwipeout!')
+  client:stop()
+  T.wait(5000, function()
+    return client:is_stopped()
+  end, 'the copy\'s server to stop')
+  vim.fn.delete(dir, 'rf')
+  open(LEAK)
 end)
 
 T.test(':checkhealth reductio shows the running server', function()

@@ -85,9 +85,17 @@ fn c_file_on_this_thread(data: &[u8]) {
     for f in &all {
         summary.count(f);
     }
-    let json = report::json_report(&all, &summary);
+    // The reports of `check --all`, suppression comments of the input read as it is.
+    let texts = [(path.clone(), text.as_str())];
+    let opts = reductio::ci::Options {
+        all: true,
+        ..Default::default()
+    };
+    let triage =
+        reductio::ci::triage(&findings, &texts, &[], &opts).expect("no baseline, no error");
+    let json = report::to_text(&triage.json(&summary));
     serde_json::from_str::<Value>(&json).expect("the JSON report parses");
-    let sarif = report::sarif_report(&all);
+    let sarif = report::to_text(&triage.sarif());
     serde_json::from_str::<Value>(&sarif).expect("the SARIF report parses");
     let sources: report::Sources = [(path, text)].into_iter().collect();
     let _ = report::text_report(&all, &summary, &sources, false);

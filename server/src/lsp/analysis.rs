@@ -70,15 +70,28 @@ impl<'a> Texts<'a> {
 
 /// The leak diagnostics of one file: source `reductio`, code = probe kind, related information
 /// = the trace, allocation first.
+/// Leaks suppressed by a `reductio-ignore` comment or a `[[suppress]]` entry are not
+/// diagnostics (as in `reductio check`).
 pub fn file_diagnostics(db: &Database, ctx: &FileCtx) -> Vec<Diagnostic> {
     let d: &dyn Db = db;
     let findings = db::file_findings(d, ctx.file);
     let texts = Texts::new(db);
+    let mut sup = suppressions(db, ctx);
     findings
         .iter()
-        .filter(|f| f.verdict == VerdictKind::Leak)
+        .filter(|f| f.verdict == VerdictKind::Leak && sup.check(f).is_none())
         .filter_map(|f| diagnostic(f, &texts, ctx))
         .collect()
+}
+
+/// The suppressions that apply to the file's findings: its comments and the configuration's
+/// entries.
+fn suppressions(db: &Database, ctx: &FileCtx) -> crate::suppress::Suppressions {
+    let d: &dyn Db = db;
+    let mut sup = crate::suppress::Suppressions::new(&db.config().suppress);
+    // Malformed comments are not applied; `reductio check` names them.
+    let _ = sup.add_file(ctx.file.path(d), ctx.file.text(d));
+    sup
 }
 
 fn diagnostic(f: &Finding, texts: &Texts<'_>, ctx: &FileCtx) -> Option<Diagnostic> {
@@ -248,8 +261,8 @@ pub struct EditSupport {
     pub document_changes: bool,
 }
 
-/// "Prove no leak here" (anywhere in a function), and for each leak in `range`: its quick
-/// fixes and "Show leak trace".
+/// "Prove no leak here" (anywhere in a function), and for each leak in `range` that is not
+/// suppressed: its quick fixes, "Suppress this leak report" and "Show leak trace".
 pub fn code_actions(
     db: &Database,
     ctx: &FileCtx,
@@ -266,10 +279,11 @@ pub fn code_actions(
     let findings = db::file_findings(d, ctx.file);
     let texts = Texts::new(db);
     let tree = db::parsed(d, ctx.file);
+    let mut sup = suppressions(db, ctx);
     for f in findings.iter().filter(|f| f.verdict == VerdictKind::Leak) {
         let fr = f.loc.range;
         // Overlap, or touch: a cursor at either end of the diagnostic counts.
-        if fr.end < start || end < fr.start {
+        if fr.end < start || end < fr.start || sup.check(f).is_some() {
             continue;
         }
         let diag = diagnostic(f, &texts, ctx);
@@ -293,6 +307,20 @@ pub fn code_actions(
                 diagnostics: diag.clone().map(|d| vec![d]),
                 edit: Some(workspace_edit(ctx, edits, support)),
                 is_preferred: Some(qf.preferred),
+                ..Default::default()
+            }));
+        }
+        if let Some((r, new)) = crate::suppress::comment_edit(text, fr.start) {
+            let edit = TextEdit {
+                range: convert::range(text, &index, r.start, r.end, ctx.enc),
+                new_text: new,
+            };
+            out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: "Suppress this leak report".into(),
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: diag.clone().map(|d| vec![d]),
+                edit: Some(workspace_edit(ctx, vec![edit], support)),
+                is_preferred: Some(false),
                 ..Default::default()
             }));
         }

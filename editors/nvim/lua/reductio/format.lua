@@ -193,6 +193,23 @@ function M.fit(s, width)
   return out .. '…'
 end
 
+--- A statusline fragment from a file's counts: `✓ 14 proved · ⚠ 1 leak · ? 2 unproved` (leaks
+--- and unproved only when there are some), or '' for a file without probes.
+---@param c { proved: integer, leaks: integer, unproved: integer }
+function M.counts(c)
+  if c.proved + c.leaks + c.unproved == 0 then
+    return ''
+  end
+  local parts = { '✓ ' .. c.proved .. ' proved' }
+  if c.leaks > 0 then
+    parts[#parts + 1] = '⚠ ' .. plural(c.leaks, 'leak')
+  end
+  if c.unproved > 0 then
+    parts[#parts + 1] = '? ' .. c.unproved .. ' unproved'
+  end
+  return table.concat(parts, ' · ')
+end
+
 --- A statusline fragment: `⚠ 1 leak`, or '' when there are none.
 ---@param leaks integer
 function M.status(leaks)

@@ -533,11 +533,21 @@ function M.check(paths, opts)
   end))
 end
 
---- For a statusline: `⚠ 1 leak` in the buffer, or ''.
+--- For a statusline: the buffer's proof counts from the server (`✓ 14 proved · ⚠ 1 leak ·
+--- ? 2 unproved`, the counts of `reductio check FILE --all`), refreshed when its diagnostics
+--- change; until the first answer (or from a server without `reductio/fileSummary`), the
+--- number of leak diagnostics (`⚠ 1 leak`, or '').
 ---@param bufnr? integer
 function M.statusline(bufnr)
+  if bufnr == nil or bufnr == 0 then
+    bufnr = api.nvim_get_current_buf()
+  end
+  local counts = require('reductio.summary').counts[bufnr]
+  if counts then
+    return format.counts(counts)
+  end
   local n = 0
-  for _, d in ipairs(vim.diagnostic.get(bufnr or 0)) do
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
     if d.source == NAME then
       n = n + 1
     end
@@ -545,10 +555,21 @@ function M.statusline(bufnr)
   return format.status(n)
 end
 
+--- The statusline's counts follow the server: asked on attach and whenever the buffer's
+--- diagnostics change (see plugin/reductio.lua).
+---@param bufnr integer
+function M.refresh_counts(bufnr)
+  local client = M.client(bufnr)
+  if client then
+    require('reductio.summary').refresh(client, bufnr)
+  end
+end
+
 --- Called on LspAttach for reductio clients: diagnostic floats show the trace on Neovim 0.11
 --- (0.12 shows LSP related information by itself).
 ---@param client vim.lsp.Client
-function M.on_attach(client, _bufnr)
+function M.on_attach(client, bufnr)
+  require('reductio.summary').refresh(client, bufnr)
   local want = M.options.trace_in_float
   if want == nil then
     want = vim.fn.has('nvim-0.12') == 0

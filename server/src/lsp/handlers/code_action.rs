@@ -1,4 +1,5 @@
-//! `textDocument/codeAction`: quick fixes and "Show leak trace" for the leaks in the range,
+//! `textDocument/codeAction`: quick fixes, "Suppress this leak report" (a `reductio-ignore`
+//! comment, `suppress::comment_edit`) and "Show leak trace" for the leaks in the range,
 //! "Prove no leak here" anywhere in a function; filtered by the client's `only` kinds.
 
 use crate::lsp::analysis::{self, EditSupport};
