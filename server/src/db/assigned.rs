@@ -67,6 +67,8 @@ pub enum PathKind {
     Null,
     /// Code the front end did not understand reads it.
     Opaque,
+    /// The value assigned is no heap block (`NULL`, an address of a variable).
+    NotHeap,
 }
 
 impl PathKind {
@@ -82,6 +84,7 @@ impl PathKind {
             PathKind::Caller => "caller",
             PathKind::Null => "null",
             PathKind::Opaque => "opaque",
+            PathKind::NotHeap => "not-heap",
         }
     }
 }
@@ -207,6 +210,9 @@ pub fn assigned_memory(db: &dyn Db, f: Function<'_>, node: NodeId) -> Option<Ass
                     "`{holder}` goes out of scope: a parameter, its caller still holds the value"
                 ),
             ),
+            AssignedEvent::NotHeap { what } => {
+                plain(PathKind::NotHeap, format!("assigns {what}, no heap memory"))
+            }
             AssignedEvent::Null { holder } => plain(
                 PathKind::Null,
                 format!("`{holder}` is NULL on this path: no block to lose"),
@@ -277,8 +283,12 @@ fn summarize(paths: &[AssignedPath]) -> (VerdictKind, String) {
             parts.push(format!("{word} {}", at(&v)));
         }
     }
-    for p in paths.iter().filter(|p| p.kind == PathKind::Stored) {
-        parts.push(format!("{} at line {}", p.note, p.loc.line));
+    for p in paths {
+        match p.kind {
+            PathKind::Stored => parts.push(format!("{} at line {}", p.note, p.loc.line)),
+            PathKind::NotHeap => parts.push(p.note.clone()),
+            _ => {}
+        }
     }
     if parts.is_empty() {
         parts.push("this function never loses it".into());

@@ -54,6 +54,8 @@ pub enum Event {
     Null { holder: String },
     /// Code the front end did not understand reads the value.
     Opaque { reason: String },
+    /// The value assigned is no heap block (`NULL`, the address of a variable).
+    NotHeap { what: String },
     /// The flow was cut short (too many steps): the list is incomplete.
     Incomplete,
 }
@@ -137,6 +139,17 @@ pub fn assigned_flow(
         probes,
         events: BTreeSet::new(),
     };
+    // `p = NULL`, `p = &x`, `p = "text"`: the value is no heap block.
+    if let Some(v) = value
+        && let Some(what) = not_heap(ir, v)
+    {
+        flow.events.insert((site, Event::NotHeap { what }));
+        return Some(AssignedFlow {
+            site,
+            target: crate::ir::display_place(ir, dest),
+            events: flow.events.into_iter().collect(),
+        });
+    }
     // The holders right after the site: the location written (if it is a local's), and for a
     // copy `p = q` the source, which still holds the value.
     let mut start = BTreeSet::new();
@@ -438,6 +451,21 @@ fn merge_into(set: &mut BTreeSet<State>, s: State) -> bool {
         set.insert(State { holders, may: true });
     }
     true
+}
+
+/// What a value that can never be a heap block is (`NULL`, the address of `x`), if it is one.
+fn not_heap(ir: &FunctionIr, e: ExprId) -> Option<String> {
+    match ir.exprs.kind(e) {
+        ExprKind::Int(0) => Some("NULL".into()),
+        ExprKind::Int(_) | ExprKind::Scalar => Some("a number".into()),
+        ExprKind::Addr(Symbol::StringLit(_)) => Some("a string literal".into()),
+        ExprKind::Addr(Symbol::Function(f)) => Some(format!("the function `{f}`")),
+        ExprKind::Addr(_) | ExprKind::Field(..) => Some(format!(
+            "the address `{}`",
+            crate::ir::display_expr(ir, e, crate::ir::Notation::C)
+        )),
+        _ => None,
+    }
 }
 
 /// The local location an address names: `&x` → `x`, `&x.f` → `x.f`.

@@ -168,3 +168,13 @@ fn a_line_without_an_assignment_has_no_answer() {
     assert_eq!(answers(COPY, 17), Vec::<String>::new());
     assert_eq!(answers(COPY, 1000), Vec::<String>::new());
 }
+
+#[test]
+fn assigning_null_assigns_no_memory() {
+    let got = answers(&fixture("loop-overwrite-leak.c"), 26);
+    assert_eq!(
+        got,
+        ["proved: never leaks: assigns NULL, no heap memory\n\
+          26 not-heap: assigns NULL, no heap memory"]
+    );
+}

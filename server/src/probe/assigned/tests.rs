@@ -55,6 +55,7 @@ fn events_at(src: &str, func: &str, line: u32) -> Vec<String> {
                 Event::Null { holder } => format!("{l} null {holder}"),
                 Event::Opaque { .. } => format!("{l} opaque"),
                 Event::Incomplete => format!("{l} incomplete"),
+                Event::NotHeap { what } => format!("{l} not heap: {what}"),
             }
         })
         .collect()
@@ -169,4 +170,17 @@ fn a_result_stored_through_an_out_parameter_is_a_store() {
                *out = malloc(4);\n\
                }\n";
     assert_eq!(events_at(src, "f", 3), ["3 stored *out into *out"]);
+}
+
+#[test]
+fn null_and_addresses_are_no_memory() {
+    let src = "void f(int n) {\n\
+               int x;\n\
+               int *p = 0;\n\
+               p = &x;\n\
+               const char *s = \"text\";\n\
+               }\n";
+    assert_eq!(events_at(src, "f", 3), ["3 not heap: NULL"]);
+    assert_eq!(events_at(src, "f", 4), ["4 not heap: the address `&x`"]);
+    assert_eq!(events_at(src, "f", 5), ["5 not heap: a string literal"]);
 }
