@@ -172,6 +172,8 @@ pub fn assigned_flow(
             ));
         }
     }
+    // A result nobody reads dies right after the site itself (`strdup(s);`).
+    flow.die_after(site, &mut start);
     if !start.is_empty() {
         flow.run(
             site,
@@ -405,7 +407,13 @@ impl Flow<'_> {
                 }
             }
         }
-        // Temporaries whose value dies right after this statement.
+        self.die_after(node, &mut holders);
+        Some(State { holders, may })
+    }
+
+    /// Temporaries whose value dies right after `node` (their probes start after it).
+    fn die_after(&mut self, node: NodeId, holders: &mut BTreeSet<Holder>) {
+        let ir = self.ir;
         let dying: Vec<Holder> = holders
             .iter()
             .filter(|h| {
@@ -421,7 +429,6 @@ impl Flow<'_> {
             self.lose(node, &h, Start::After);
             holders.remove(&h);
         }
-        Some(State { holders, may })
     }
 }
 

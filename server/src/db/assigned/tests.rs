@@ -178,3 +178,72 @@ fn assigning_null_assigns_no_memory() {
           26 not-heap: assigns NULL, no heap memory"]
     );
 }
+
+#[test]
+fn an_ignored_strdup_leaks_right_where_it_is_called() {
+    let got = answers(&fixture("strdup-ignored-leak.c"), 21);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(got[0].starts_with("leak: leaks at line 21\n"), "{}", got[0]);
+    assert!(
+        got[0].contains("\n21 leak: `strdup(label)` is dropped: leaks"),
+        "{}",
+        got[0]
+    );
+}
+
+/// Every leak the probes report in the fixtures, whose block is obtained in the function of the
+/// probe (allocated there, or returned by a call there), is named at that allocation or call:
+/// the memory assigned there leaks at the probe's line.
+#[test]
+fn every_fixture_leak_is_named_at_its_allocation() {
+    let dir = format!("{}/../test-fixtures", env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    let mut missed = Vec::new();
+    for sub in ["idioms", "paper"] {
+        let mut paths: Vec<_> = std::fs::read_dir(format!("{dir}/{sub}"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "c"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let mut db = Database::default();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let file = db.add_file(path.clone(), text);
+            for f in crate::db::file_findings(&db, file).iter() {
+                let Some(alloc) = f.allocation.first() else {
+                    continue;
+                };
+                if f.verdict != VerdictKind::Leak || alloc.function != f.loc.function {
+                    continue;
+                }
+                let here: Vec<_> = assignments_at_line(&db, file, alloc.line, None)
+                    .into_iter()
+                    .filter(|a| a.loc.range == alloc.range)
+                    .collect();
+                // `make();` (a function with a body, its result ignored) assigns nothing: the
+                // call's own probe answers there.
+                if here.is_empty()
+                    && f.probe == crate::probe::ProbeKind::IgnoredReturn
+                    && alloc.range == f.loc.range
+                {
+                    continue;
+                }
+                checked += 1;
+                let named = here.iter().any(|a| {
+                    a.verdict == VerdictKind::Leak
+                        && a.paths.iter().any(|p| {
+                            p.kind == PathKind::Leak
+                                && p.allocated_here
+                                && p.finding.as_deref() == Some(&**f)
+                        })
+                });
+                if !named {
+                    missed.push(format!("{}:{} {}", path.display(), f.loc.line, f.variable));
+                }
+            }
+        }
+    }
+    assert!(checked >= 23, "only {checked} leaks checked");
+    assert_eq!(missed, Vec::<String>::new(), "of {checked}");
+}
