@@ -275,7 +275,6 @@ fn summarize(paths: &[AssignedPath]) -> (VerdictKind, String) {
     for (kind, word) in [
         (PathKind::Freed, "freed at"),
         (PathKind::Null, "NULL at"),
-        (PathKind::Returned, "returned at"),
         (PathKind::Proved, "not the last reference at"),
     ] {
         let v = lines(kind);
@@ -283,9 +282,36 @@ fn summarize(paths: &[AssignedPath]) -> (VerdictKind, String) {
             parts.push(format!("{word} {}", at(&v)));
         }
     }
+    let returned = lines(PathKind::Returned);
+    if !returned.is_empty() {
+        parts.push(format!(
+            "returned at {} (the callers' probes decide from there)",
+            at(&returned)
+        ));
+    }
+    // Where the value leaves what this function's probes see: other probes decide from there.
+    let mut escapes = false;
     for p in paths {
         match p.kind {
-            PathKind::Stored => parts.push(format!("{} at line {}", p.note, p.loc.line)),
+            PathKind::Stored => {
+                escapes = true;
+                parts.push(format!(
+                    "{} at line {} (its probes decide from there)",
+                    p.note, p.loc.line
+                ));
+            }
+            PathKind::Caller => {
+                escapes = true;
+                parts.push(format!(
+                    "the caller still holds it at line {} (through a parameter)",
+                    p.loc.line
+                ));
+            }
+            PathKind::Passed | PathKind::Opaque => {
+                escapes = true;
+                parts.push(format!("{} at line {}", p.note, p.loc.line));
+            }
+            PathKind::Returned => escapes = true,
             PathKind::NotHeap => parts.push(p.note.clone()),
             _ => {}
         }
@@ -293,9 +319,10 @@ fn summarize(paths: &[AssignedPath]) -> (VerdictKind, String) {
     if parts.is_empty() {
         parts.push("this function never loses it".into());
     }
+    let scope = if escapes { " in this function" } else { "" };
     (
         VerdictKind::Proved,
-        format!("never leaks: {}", parts.join("; ")),
+        format!("never leaks{scope}: {}", parts.join("; ")),
     )
 }
 
