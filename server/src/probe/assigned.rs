@@ -134,9 +134,14 @@ pub fn assigned_flow(
     if !writes_data_pointer(ir, env, dest) {
         return None;
     }
+    let mut by_node: rustc_hash::FxHashMap<NodeId, Vec<usize>> = Default::default();
+    for (i, p) in probes.iter().enumerate() {
+        by_node.entry(p.node).or_default().push(i);
+    }
     let mut flow = Flow {
         ir,
         probes,
+        by_node,
         events: BTreeSet::new(),
     };
     // `p = NULL`, `p = &x`, `p = "text"`: the value is no heap block.
@@ -200,6 +205,8 @@ struct State {
 struct Flow<'a> {
     ir: &'a FunctionIr,
     probes: &'a [ProbeSite],
+    /// The probes of each node (indices into `probes`).
+    by_node: rustc_hash::FxHashMap<NodeId, Vec<usize>>,
     events: BTreeSet<(NodeId, Event)>,
 }
 
@@ -247,10 +254,16 @@ impl Flow<'_> {
         }
     }
 
+    /// The probes at `node`, as indices into `probes`.
+    fn at(&self, node: NodeId) -> impl Iterator<Item = usize> + '_ {
+        self.by_node.get(&node).into_iter().flatten().copied()
+    }
+
     /// A holder is lost at `node` (before it executes, or after for a dying temporary).
     fn lose(&mut self, node: NodeId, h: &Holder, start: Start) {
-        let probe = self.probes.iter().position(|p| {
-            p.node == node && p.start == start && probe_place(self.ir, p).as_ref() == Some(h)
+        let probe = self.at(node).find(|&i| {
+            let p = &self.probes[i];
+            p.start == start && probe_place(self.ir, p).as_ref() == Some(h)
         });
         let holder = self.name(h);
         let event = match probe {
@@ -417,10 +430,9 @@ impl Flow<'_> {
         let dying: Vec<Holder> = holders
             .iter()
             .filter(|h| {
-                self.probes.iter().any(|p| {
-                    p.node == node
-                        && p.start == Start::After
-                        && probe_place(ir, p).as_ref() == Some(*h)
+                self.at(node).any(|i| {
+                    let p = &self.probes[i];
+                    p.start == Start::After && probe_place(ir, p).as_ref() == Some(*h)
                 })
             })
             .cloned()
