@@ -78,7 +78,9 @@ enum Command {
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
     },
-    /// Run the probes at FILE:LINE[:COL] and print each verdict with its reason and trace.
+    /// Run the probes at FILE:LINE[:COL] and print each verdict with its reason and trace: the
+    /// value overwritten or lost there, and the memory an assignment there assigns (every
+    /// place where it can lose its last reference, with that place's verdict).
     Prove {
         /// Location as FILE:LINE or FILE:LINE:COL (1-based).
         location: String,
@@ -466,20 +468,27 @@ fn prove_command(
             }
         }
     }
-    if verdicts.is_empty() {
+    // The memory assigned here: the block a `p = …` on this line gives `p`, followed forward.
+    let assigned = db::assignments_at_line(db, target, line, col);
+    if verdicts.is_empty() && assigned.is_empty() {
         return Err(format!(
-            "no leak probe at {location}: probes sit on pointer assignments, allocations, \
-             frees, returns and block ends"
+            "no leak probe and no pointer assignment at {location}: probes sit on pointer \
+             assignments, allocations, frees, returns and block ends"
         ));
     }
     match format {
         ProveFormat::Json => {
             let v = serde_json::json!({
-                "verdicts": verdicts.iter().map(|f| report::finding_json(f)).collect::<Vec<_>>()
+                "verdicts": verdicts.iter().map(|f| report::finding_json(f)).collect::<Vec<_>>(),
+                "assigned": assigned.iter().map(report::assigned_json).collect::<Vec<_>>(),
             });
             println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
         ProveFormat::Text => {
+            println!("the value overwritten here:");
+            if verdicts.is_empty() {
+                println!("no leak probe here\n");
+            }
             let sources: report::Sources = inputs
                 .iter()
                 .map(|f| (f.path(db).clone(), f.text(db).clone()))
@@ -492,9 +501,18 @@ fn prove_command(
             for v in &verdicts {
                 println!("{}\n", report::render_finding(v, &sources, &renderer));
             }
+            println!("the memory assigned here:");
+            if assigned.is_empty() {
+                println!("no assignment here");
+            }
+            for a in &assigned {
+                println!("{}", report::assigned_text(a, target.path(db)));
+            }
         }
     }
-    Ok(if verdicts.iter().any(|v| v.verdict == VerdictKind::Leak) {
+    let leaks = verdicts.iter().any(|v| v.verdict == VerdictKind::Leak)
+        || assigned.iter().any(|a| a.verdict == VerdictKind::Leak);
+    Ok(if leaks {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -427,3 +427,62 @@ pub fn render_finding(f: &Finding, sources: &Sources, renderer: &Renderer) -> St
     }
     renderer.render(&groups).to_string()
 }
+
+/// "The memory assigned here" as JSON: the `assigned` entries of `reductio prove --format
+/// json` and of the LSP `reductio/prove` answer (README, "The memory assigned here").
+pub fn assigned_json(a: &crate::db::AssignedMemory) -> Value {
+    json!({
+        "file": path_str(&a.loc.file),
+        "line": a.loc.line,
+        "column": a.loc.column,
+        "end_line": a.loc.end_line,
+        "end_column": a.loc.end_column,
+        "function": a.loc.function,
+        "variable": a.variable,
+        "verdict": a.verdict.as_str(),
+        "summary": a.summary,
+        "paths": a.paths.iter().map(|p| {
+            let mut v = json!({
+                "kind": p.kind.as_str(),
+                "file": path_str(&p.loc.file),
+                "line": p.loc.line,
+                "column": p.loc.column,
+                "note": p.note,
+            });
+            if let Some(f) = &p.finding {
+                v["allocated_here"] = json!(p.allocated_here);
+                v["finding"] = finding_json(f);
+            }
+            v
+        }).collect::<Vec<_>>(),
+    })
+}
+
+/// "The memory assigned here" as text (also Markdown): a header line, then one `- ` item per
+/// path, with a leak's trace numbered under it. Locations in `here` are written `line N`.
+pub fn assigned_text(a: &crate::db::AssignedMemory, here: &Path) -> String {
+    let at = |l: &SourceLoc| {
+        if l.file == here {
+            format!("line {}", l.line)
+        } else {
+            let name = l
+                .file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            format!("{name}:{}", l.line)
+        }
+    };
+    let mut out = format!("`{}` ({}): {}", a.variable, at(&a.loc), a.summary);
+    for p in &a.paths {
+        out.push_str(&format!("\n- {}: {}", at(&p.loc), p.note));
+        if p.kind == crate::db::PathKind::Leak
+            && let Some(f) = &p.finding
+        {
+            for (i, s) in f.trace.iter().enumerate() {
+                out.push_str(&format!("\n  {}. {}: {}", i + 1, at(&s.loc), s.note));
+            }
+        }
+    }
+    out
+}

@@ -97,3 +97,72 @@ fn facts_names_the_functions_that_never_return_with_the_callee_that_stops_them()
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["facts"].as_array().unwrap().len(), 0);
 }
+
+/// `prove` at an allocation answers both questions: the value the assignment overwrites (its
+/// probe) and the memory it assigns (every place that block can be lost, with the verdict
+/// there). On the error-path fixture the block allocated on line 21 leaks at line 25.
+#[test]
+fn prove_at_an_allocation_names_where_the_assigned_block_leaks() {
+    let out = reductio(&[
+        "prove",
+        "--format",
+        "json",
+        "test-fixtures/idioms/error-path-leak.c:21",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(verdicts(&out), ["proved"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let a = &v["assigned"][0];
+    assert_eq!(a["variable"], "copy");
+    assert_eq!(a["line"], 21);
+    assert_eq!(a["verdict"], "leak");
+    assert_eq!(a["summary"], "leaks at line 25");
+    let paths: Vec<(u64, &str)> = a["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["line"].as_u64().unwrap(), p["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(paths, [(22, "null"), (25, "leak"), (30, "freed")]);
+    let leak = &a["paths"][1];
+    assert_eq!(leak["allocated_here"], true);
+    assert_eq!(leak["finding"]["probe"], "return-local");
+    assert_eq!(leak["finding"]["trace"][0]["line"], 21);
+
+    let out = reductio(&["prove", "test-fixtures/idioms/error-path-leak.c:21"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("the value overwritten here:\n"), "{text}");
+    assert!(
+        text.contains("the memory assigned here:\n`copy` (line 21): leaks at line 25\n"),
+        "{text}"
+    );
+
+    // At the return: a probe, and no assignment.
+    let out = reductio(&["prove", "test-fixtures/idioms/error-path-leak.c:25"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("the memory assigned here:\nno assignment here"),
+        "{text}"
+    );
+    let out = reductio(&[
+        "prove",
+        "--format",
+        "json",
+        "test-fixtures/idioms/error-path-leak.c:25",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["assigned"], serde_json::json!([]));
+}
+
+/// The fixed twin: the block is freed on every path that does not find it NULL.
+#[test]
+fn prove_at_a_proved_allocation_lists_where_its_block_is_freed() {
+    let out = reductio(&["prove", "--format", "json", PROBE]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["assigned"][0]["verdict"], "proved");
+    assert_eq!(
+        v["assigned"][0]["summary"],
+        "never leaks: freed at lines 24, 31; NULL at line 21"
+    );
+}

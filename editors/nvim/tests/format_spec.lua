@@ -115,4 +115,31 @@ T.test('fit cuts to the command line with an ellipsis', function()
   T.eq(format.fit('anything', 0), 'anything')
 end)
 
+T.test('the memory assigned here: two labelled parts where there is an assignment', function()
+  local assigned = {
+    file = F, line = 21, column = 5, ['function'] = 'packet_checksum', variable = 'copy',
+    verdict = 'leak', summary = 'leaks at line 25',
+    paths = {
+      { kind = 'null', file = F, line = 22, column = 9, note = '`copy` is NULL on this path: no block to lose' },
+      { kind = 'leak', file = F, line = 25, column = 9, note = '`copy` goes out of scope: leaks',
+        allocated_here = true, finding = leak },
+      { kind = 'freed', file = F, line = 30, column = 5, note = 'freed (`free(copy)`)' },
+    },
+  }
+  local s = format.summary_both({ proved }, { assigned })
+  T.eq(s.outcome, 'leak')
+  T.eq(s.text, 'The value overwritten here: No leak here: `copy` proved leak-free (line 24: `free(copy)` '
+    .. 'frees it). The memory assigned here: `copy` (line 21) leaks at line 25.')
+  local lines = format.assigned_details(assigned)
+  T.eq(lines[1], 'memory assigned to `copy` at ' .. F .. ':21:5: leaks at line 25')
+  T.eq(lines[2], '  null: ' .. F .. ':22:9  `copy` is NULL on this path: no block to lose')
+  T.eq(lines[3], '  leak: ' .. F .. ':25:9  `copy` goes out of scope: leaks')
+  T.eq(lines[4], '    1. ' .. F .. ':21:5  allocated by `malloc`')
+  T.eq(lines[8], '  freed: ' .. F .. ':30:5  freed (`free(copy)`)')
+  -- A return (no assignment): its probes answer alone; nothing at all: said so.
+  T.eq(format.summary_both({ leak }, {}), format.summary({ leak }))
+  T.eq(format.summary_both({}, {}).outcome, 'none')
+  T.match(format.summary_both({}, {}).text, '^No leak probe or assignment here: ')
+end)
+
 T.run()

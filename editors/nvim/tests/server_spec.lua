@@ -162,9 +162,34 @@ T.test(':ReductioTrace on a proof lists where it was contradicted', function()
   vim.cmd('cclose')
 end)
 
-T.test(':ReductioProve where there is no probe says so', function()
+T.test(':ReductioProve where there is no probe or assignment says so', function()
   local note = prove_at(1, 1)
-  T.match(note.msg, '^reductio: No leak probe here')
+  T.match(note.msg, '^reductio: No leak probe or assignment here')
+end)
+
+T.test(':ReductioProve at the allocation: the memory assigned there leaks at line 25', function()
+  open(LEAK)
+  local alloc = T.line_of(LEAK, 'copy = malloc(sizeof pkt->body);')
+  local note = prove_at(alloc, 5)
+  local last = reductio.last
+  T.eq(last.summary.outcome, 'leak')
+  T.match(last.summary.text, '^The value overwritten here: No leak here: `copy` proved leak%-free')
+  T.match(last.summary.text, 'The memory assigned here: `copy` %(line 21%) leaks at line 25%.$')
+  T.eq(note.level, vim.log.levels.WARN)
+  T.eq(last.assigned[1].summary, 'leaks at line 25')
+  local float
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(w).relative ~= '' then
+      float = w
+    end
+  end
+  T.ok(float, 'a floating window')
+  local text = table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(float), 0, -1, false), '\n')
+  T.match(text, '\nThe value overwritten here:\nproved: `copy` %(allocation%)')
+  T.match(text, '\nThe memory assigned here:\nmemory assigned to `copy` at .*error%-path%-leak%.c:21:5: leaks at line 25\n')
+  T.match(text, '\n  leak: .*error%-path%-leak%.c:25:9  `copy` goes out of scope: leaks\n    1%. .*:21:5  allocated')
+  T.match(text, '\n  freed: .*error%-path%-leak%.c:30:5  freed')
+  vim.api.nvim_win_close(float, true)
 end)
 
 --- The statusline text `reductio check FILE --all` gives for `file`: its summary's counts.

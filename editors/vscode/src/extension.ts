@@ -33,6 +33,11 @@ import {
   formatVerdictDetails,
   parseVerdicts,
   summarizeProve,
+  Assigned,
+  assignedLeak,
+  formatAssignedDetails,
+  parseAssigned,
+  summarizeProveBoth,
   traceTitle,
   Verdict,
 } from './verdicts';
@@ -186,7 +191,7 @@ async function startClient(): Promise<void> {
         const verdicts = parseVerdicts(result) ?? [];
         // Not awaited: the notification stays until the user picks a button.
         if (command === SERVER_PROVE_COMMAND) {
-          void showProveResult(verdicts, params);
+          void showProveResult(verdicts, params, parseAssigned(result));
         } else {
           void traceFromVerdicts(verdicts, vscode.Uri.parse(params.textDocument.uri), params.position);
         }
@@ -316,30 +321,40 @@ async function proveHere(arg?: unknown): Promise<void> {
     c.code2ProtocolConverter.asUri(editor.document.uri),
     c.code2ProtocolConverter.asPosition(editor.selection.active),
   );
-  const verdicts = await vscode.window.withProgress(
+  const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: 'reductio: proving…' },
-    async () => parseVerdicts(await c.sendRequest(PROVE_REQUEST, params)),
+    async () => c.sendRequest(PROVE_REQUEST, params),
   );
+  const verdicts = parseVerdicts(result);
   if (verdicts === undefined) {
     void vscode.window.showErrorMessage('reductio: the server gave no verdicts for this position.');
     return;
   }
-  await showProveResult(verdicts, params);
+  await showProveResult(verdicts, params, parseAssigned(result));
 }
 
 /** The last prove answer, for "Show leak trace" on the same line. */
 let lastProve: { uri: string; line: number; verdicts: Verdict[] } | undefined;
 
-async function showProveResult(verdicts: Verdict[], params: ProveParams): Promise<void> {
+async function showProveResult(verdicts: Verdict[], params: ProveParams, assigned?: Assigned[]): Promise<void> {
   const anchor = vscode.Uri.parse(params.textDocument.uri);
   lastProve = { uri: params.textDocument.uri, line: params.position.line, verdicts };
-  const summary = summarizeProve(verdicts);
+  // `assigned` is absent only from a server older than the two-part answer.
+  const summary = assigned ? summarizeProveBoth(verdicts, assigned) : summarizeProve(verdicts);
   const r = rel(anchor);
   output.appendLine(`prove ${r(anchor.fsPath)}:${params.position.line + 1}:${params.position.character + 1}`);
   for (const v of byConcern(verdicts)) {
     output.appendLine(formatVerdictDetails(v, r));
   }
-  const withTrace = byConcern(verdicts).find((v) => v.trace.length > 0 && v.verdict !== 'unproved');
+  if (assigned?.length === 0) {
+    output.appendLine('memory assigned here: no assignment here');
+  }
+  for (const a of assigned ?? []) {
+    output.appendLine(formatAssignedDetails(a, r));
+  }
+  // A leak of the memory assigned here is what the user asked about first.
+  const withTrace =
+    assignedLeak(assigned ?? []) ?? byConcern(verdicts).find((v) => v.trace.length > 0 && v.verdict !== 'unproved');
   const buttons = withTrace ? ['Show Trace', 'Details'] : ['Details'];
   const show =
     summary.outcome === 'leak'

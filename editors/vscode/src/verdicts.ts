@@ -247,3 +247,130 @@ export function traceTitle(v: Verdict): string {
   }
   return `reductio: leak trace of \`${v.variable}\` (${plural(v.trace.length, 'step')})`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The memory assigned here: the `assigned` list of a `reductio/prove` answer (README, "The memory
+// assigned here"). At `p = malloc(n)` the verdicts above answer for the value `p` loses; these
+// answer for the block `p` receives: every place it can lose its last reference, with the verdict
+// of the probe there.
+
+/** One place the assigned value reaches (`kind` is a probe verdict or what happens there). */
+export interface AssignedPath {
+  kind: string;
+  file: string;
+  line: number;
+  column: number;
+  note: string;
+  allocated_here?: boolean;
+  /** The verdict of the probe there, for `leak`, `proved` and most `unproved` paths. */
+  finding?: Verdict;
+}
+
+export interface Assigned {
+  file: string;
+  line: number;
+  column: number;
+  function: string;
+  variable: string;
+  verdict: VerdictKind;
+  /** "leaks at line 25", "never leaks: freed at line 30; NULL at line 22". */
+  summary: string;
+  paths: AssignedPath[];
+}
+
+function parseAssignedPath(x: unknown): AssignedPath | undefined {
+  if (!isObject(x) || typeof x.kind !== 'string' || typeof x.line !== 'number') {
+    return undefined;
+  }
+  const p: AssignedPath = { kind: x.kind, file: str(x.file), line: x.line, column: num(x.column, 1), note: str(x.note) };
+  if (typeof x.allocated_here === 'boolean') {
+    p.allocated_here = x.allocated_here;
+  }
+  const f = parseVerdict(x.finding);
+  if (f) {
+    p.finding = f;
+  }
+  return p;
+}
+
+/**
+ * The `assigned` list of a prove answer; `undefined` when the answer has none (a server from
+ * before it was added), so the caller keeps the one-part wording.
+ */
+export function parseAssigned(result: unknown): Assigned[] | undefined {
+  if (!isObject(result) || !Array.isArray(result.assigned)) {
+    return undefined;
+  }
+  const out: Assigned[] = [];
+  for (const x of result.assigned) {
+    if (!isObject(x) || typeof x.verdict !== 'string' || !KINDS.includes(x.verdict) || typeof x.line !== 'number') {
+      continue;
+    }
+    out.push({
+      file: str(x.file),
+      line: x.line,
+      column: num(x.column, 1),
+      function: str(x.function),
+      variable: str(x.variable),
+      verdict: x.verdict as VerdictKind,
+      summary: str(x.summary),
+      paths: Array.isArray(x.paths)
+        ? x.paths.map(parseAssignedPath).filter((p): p is AssignedPath => p !== undefined)
+        : [],
+    });
+  }
+  return out;
+}
+
+/**
+ * Both answers of "Prove no leak here", labelled, where there is an assignment: the value
+ * overwritten here (the verdicts) and the memory assigned here. The outcome is the worse of the two.
+ */
+export function summarizeProveBoth(verdicts: readonly Verdict[], assigned: readonly Assigned[]): ProveSummary {
+  const over = summarizeProve(verdicts);
+  if (verdicts.length === 0 && assigned.length === 0) {
+    return {
+      outcome: 'none',
+      text:
+        'No leak probe or assignment here: reductio probes pointer assignments, allocations, frees, ' +
+        'returns and block ends. Put the cursor on one of those.',
+    };
+  }
+  if (assigned.length === 0) {
+    // A return or a block end: only its probes answer ("no assignment here" is in the details).
+    return over;
+  }
+  const overText = verdicts.length === 0 ? 'no leak probe here.' : over.text;
+  const assignedText = `${assigned.map((a) => `\`${a.variable}\` (line ${a.line}) ${a.summary}`).join('; ')}.`;
+  const outcomes: ProveOutcome[] = [over.outcome, ...assigned.map((a) => a.verdict)];
+  const outcome = (['leak', 'unproved', 'proved', 'none'] as const).find((o) => outcomes.includes(o)) ?? 'none';
+  return {
+    outcome,
+    text: `The value overwritten here: ${overText} The memory assigned here: ${assignedText}`,
+  };
+}
+
+/** The memory assigned here in full, for the output channel (several lines). */
+export function formatAssignedDetails(a: Assigned, rel: (file: string) => string = (f) => f): string {
+  const lines = [`memory assigned to \`${a.variable}\` at ${formatLocation(a, rel)}: ${a.summary}`];
+  for (const p of a.paths) {
+    lines.push(`  ${p.kind}: ${formatLocation(p, rel)}  ${p.note}`);
+    if (p.kind === 'leak' && p.finding) {
+      for (const l of formatTrace(p.finding.trace, rel)) {
+        lines.push(`    ${l}`);
+      }
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The leak of the memory assigned here with a trace to show, if any. */
+export function assignedLeak(assigned: readonly Assigned[]): Verdict | undefined {
+  for (const a of assigned) {
+    const p = a.paths.find((p) => p.kind === 'leak' && p.finding && p.finding.trace.length > 0);
+    if (p?.finding) {
+      return p.finding;
+    }
+  }
+  return undefined;
+}

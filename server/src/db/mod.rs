@@ -12,6 +12,7 @@
 //!   and the per-function passes shared by all probes.
 //! - `probes`: probe sites, the engine's result per probe, placed verdicts.
 //! - `finding`: [`Finding`], what every output format reads.
+//! - `assigned`: the memory an assignment assigns, followed to the probes that can lose it.
 //! - `positions`: line indexes and placing function-relative ranges in files.
 //!
 //! Query graph (each arrow is a read; `(ws)` queries take the [`Workspace`], `(f)` a
@@ -42,6 +43,10 @@
 //!       type_classes, mod_table, all_functions, function_ids, resolve_function
 //!   probe_outcome + function_probes + lowered + placement ─► probe_verdict(f, i)  (a Finding)
 //!   file_functions + function_probes + probe_verdict ─► file_findings(file)
+//! the memory assigned here (hover, prove)
+//!   body + type_env ─► assignment_nodes(f)
+//!   body + type_env + engine_probes ─► assigned_flow(f, node)   (forward from the assignment)
+//!   assigned_flow + probe_verdict + lowered + placement ─► assigned_memory (plain fn)
 //! placement
 //!   SourceFile.text ─► line_index ─► function_anchor(f)
 //!   Function.source ─► function_lines(f)
@@ -63,6 +68,7 @@
 //! (placement only: `bench_edit` on `sqlite3.c`, a space typed in `renameColumnFunc`,
 //! re-places about 21,000 verdicts per keystroke).
 
+mod assigned;
 mod database;
 mod finding;
 mod front_end;
@@ -76,6 +82,10 @@ mod whole_program;
 #[cfg(test)]
 mod tests;
 
+pub use assigned::{
+    AssignedMemory, AssignedPath, PathKind, assigned_flow, assigned_memory, assignment_nodes,
+    assignments_at_line, function_assignments,
+};
 pub use database::{Database, Db};
 pub use finding::{Finding, SourceLoc, Step, VerdictKind};
 pub use front_end::{

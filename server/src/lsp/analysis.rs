@@ -174,6 +174,81 @@ pub fn probes_at(db: &Database, file: SourceFile, offset: u32, whole_line: bool)
     if exact.is_empty() { same_line } else { exact }
 }
 
+/// The memory assigned by the assignments whose statement contains `offset` (with
+/// `whole_line`, and none there, those on the same line), as [`probes_at`] finds probes.
+pub fn assigned_at(
+    db: &Database,
+    file: SourceFile,
+    offset: u32,
+    whole_line: bool,
+) -> Vec<db::AssignedMemory> {
+    let d: &dyn Db = db;
+    let index = db::line_index(d, file);
+    let line = index.line_col(offset).line;
+    let mut exact = Vec::new();
+    let mut same_line = Vec::new();
+    for f in db::file_functions(d, file) {
+        let start = f.start(d);
+        let end = start + f.source(d).text.len() as u32;
+        if offset < start || offset > end {
+            continue;
+        }
+        for (node, range) in db::function_assignments(d, *f) {
+            let range = range.shifted(start);
+            if range.start <= offset && offset <= range.end {
+                exact.extend(db::assigned_memory(d, *f, node));
+            } else if whole_line
+                && exact.is_empty()
+                && index.line_col(range.start).line <= line
+                && line <= index.line_col(range.end).line
+            {
+                same_line.extend(db::assigned_memory(d, *f, node));
+            }
+        }
+    }
+    if exact.is_empty() { same_line } else { exact }
+}
+
+/// The two labelled parts of a prove answer as text (Markdown when `markdown`): the value
+/// overwritten here (one line per probe) and the memory assigned here. `None` when there is
+/// neither a probe nor an assignment.
+pub fn prove_text(
+    hits: &[Hit],
+    assigned: &[db::AssignedMemory],
+    here: &Path,
+    markdown: bool,
+) -> Option<String> {
+    if hits.is_empty() && assigned.is_empty() {
+        return None;
+    }
+    let heading = |s: &str| {
+        if markdown {
+            format!("**{s}**")
+        } else {
+            s.to_string()
+        }
+    };
+    let mut out = heading("The value overwritten here:");
+    if hits.is_empty() {
+        out.push_str("\nno leak probe here");
+    }
+    for h in hits {
+        let d = describe(&h.finding, here, markdown);
+        out.push('\n');
+        out.push_str(&if markdown { d.replace('\n', "  \n") } else { d });
+    }
+    out.push_str("\n\n");
+    out.push_str(&heading("The memory assigned here:"));
+    if assigned.is_empty() {
+        out.push_str("\nno assignment here");
+    }
+    for a in assigned {
+        out.push('\n');
+        out.push_str(&crate::report::assigned_text(a, here));
+    }
+    Some(out)
+}
+
 /// Whether `offset` is inside a function body (where "Prove no leak here" makes sense).
 pub fn in_function(db: &Database, file: SourceFile, offset: u32) -> bool {
     let d: &dyn Db = db;
@@ -187,6 +262,14 @@ pub fn in_function(db: &Database, file: SourceFile, offset: u32) -> bool {
 /// objects as `reductio check --format json` findings.
 pub fn verdicts_json(hits: &[Hit]) -> Value {
     json!({ "verdicts": hits.iter().map(|h| crate::report::finding_json(&h.finding)).collect::<Vec<_>>() })
+}
+
+/// [`verdicts_json`] plus `assigned`: the memory assigned here (README, "The memory assigned
+/// here").
+pub fn prove_json(hits: &[Hit], assigned: &[db::AssignedMemory]) -> Value {
+    let mut v = verdicts_json(hits);
+    v["assigned"] = assigned.iter().map(crate::report::assigned_json).collect();
+    v
 }
 
 /// One line per verdict, for hover and for `window/showMessage`.
@@ -233,19 +316,17 @@ pub fn describe(f: &Finding, here: &Path, markdown: bool) -> String {
 
 pub fn hover(db: &Database, ctx: &FileCtx, offset: u32) -> Option<lsp::Hover> {
     let hits = probes_at(db, ctx.file, offset, false);
-    if hits.is_empty() {
-        return None;
-    }
+    let assigned = assigned_at(db, ctx.file, offset, false);
+    let body = prove_text(&hits, &assigned, &ctx.path, true)?;
     let d: &dyn Db = db;
     let index = db::line_index(d, ctx.file);
     let text = ctx.file.text(d);
-    let start = hits.iter().map(|h| h.range.start).min().unwrap_or(offset);
-    let end = hits.iter().map(|h| h.range.end).max().unwrap_or(offset);
-    let body = hits
+    let ranges = hits
         .iter()
-        .map(|h| describe(&h.finding, &ctx.path, true).replace('\n', "  \n"))
-        .collect::<Vec<_>>()
-        .join("\n\n");
+        .map(|h| h.range)
+        .chain(assigned.iter().map(|a| a.loc.range));
+    let start = ranges.clone().map(|r| r.start).min().unwrap_or(offset);
+    let end = ranges.map(|r| r.end).max().unwrap_or(offset);
     Some(lsp::Hover {
         contents: lsp::HoverContents::Markup(lsp::MarkupContent {
             kind: lsp::MarkupKind::Markdown,

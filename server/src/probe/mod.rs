@@ -6,6 +6,7 @@
 //! program through the [`Program`] trait, which the database implements with queries (so salsa
 //! records exactly which bodies a probe read).
 
+pub mod assigned;
 mod engine;
 pub mod expr;
 mod footprint;
@@ -15,6 +16,7 @@ pub mod state;
 #[cfg(test)]
 mod snippet;
 
+pub use assigned::{AssignedFlow, Event as AssignedEvent, assigned_flow, assignment_sites};
 pub use engine::run_probe;
 pub use sites::probe_sites;
 

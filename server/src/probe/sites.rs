@@ -263,7 +263,7 @@ fn probe_worthy(ir: &FunctionIr, addr: ExprId, env: &TypeEnv) -> bool {
 
 /// A pointer that can reference a heap block: any pointer but a function pointer (code is
 /// never heap memory, under the type-safety assumption).
-fn holds_data_pointer(env: &TypeEnv, ty: &Type) -> bool {
+pub(super) fn holds_data_pointer(env: &TypeEnv, ty: &Type) -> bool {
     let t = env.resolve(ty);
     t.is_pointer() && !matches!(t.pointee().map(|p| env.resolve(p)), Some(Type::Function(_)))
 }

@@ -219,4 +219,57 @@ function M.status(leaks)
   return '⚠ ' .. plural(leaks, 'leak')
 end
 
+--- The memory assigned here: the `assigned` list of a `reductio/prove` answer (README, "The
+--- memory assigned here"). At `p = malloc(n)` the verdicts answer for the value `p` loses; these
+--- answer for the block `p` receives: where it can lose its last reference, with the verdict there.
+
+--- Both answers of :ReductioProve, labelled, where there is an assignment; the outcome is the
+--- worse of the two.
+---@param verdicts table[]
+---@param assigned table[]
+---@return { outcome: 'leak'|'unproved'|'proved'|'none', text: string }
+function M.summary_both(verdicts, assigned)
+  local over = M.summary(verdicts)
+  if #verdicts == 0 and #assigned == 0 then
+    return { outcome = 'none', text = 'No leak probe or assignment here: reductio probes pointer assignments, '
+      .. 'allocations, frees, returns and block ends. Put the cursor on one of those.' }
+  end
+  if #assigned == 0 then
+    -- A return or a block end: only its probes answer ("no assignment here" is in the float).
+    return over
+  end
+  local outcome = over.outcome
+  local parts = {}
+  for _, a in ipairs(assigned) do
+    parts[#parts + 1] = ('`%s` (line %d) %s'):format(a.variable or '', a.line or 0, a.summary or '')
+    if RANK[a.verdict] and (outcome == 'none' or RANK[a.verdict] < RANK[outcome]) then
+      outcome = a.verdict
+    end
+  end
+  local over_text = #verdicts == 0 and 'no leak probe here.' or over.text
+  return {
+    outcome = outcome,
+    text = 'The value overwritten here: ' .. over_text .. ' The memory assigned here: '
+      .. table.concat(parts, '; ') .. '.',
+  }
+end
+
+--- The memory assigned by one assignment in full (for the float): the summary, then one line per
+--- path, a leak's trace under it.
+---@param a table
+---@param rel? fun(file: string): string
+---@return string[]
+function M.assigned_details(a, rel)
+  local lines = { ('memory assigned to `%s` at %s: %s'):format(a.variable or '', M.location(a, rel), a.summary or '') }
+  for _, p in ipairs(a.paths or {}) do
+    lines[#lines + 1] = ('  %s: %s  %s'):format(p.kind or '', M.location(p, rel), p.note or '')
+    if p.kind == 'leak' and type(p.finding) == 'table' then
+      for _, l in ipairs(M.trace_lines(p.finding.trace, rel)) do
+        lines[#lines + 1] = '    ' .. l
+      end
+    end
+  end
+  return lines
+end
+
 return M

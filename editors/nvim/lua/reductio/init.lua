@@ -257,7 +257,7 @@ local function rel(path)
   return vim.fn.fnamemodify(path, ':~:.')
 end
 
---- The last :ReductioProve answer: { bufnr, lnum, verdicts }.
+--- The last :ReductioProve answer: { bufnr, lnum, verdicts, assigned, summary }.
 M.last = nil
 
 local function show_float(lines)
@@ -309,16 +309,31 @@ function M.prove(opts)
     if type(verdicts) ~= 'table' or verdicts == vim.NIL then
       verdicts = {}
     end
-    local summary = format.summary(verdicts)
-    M.last = { bufnr = bufnr, lnum = lnum, verdicts = verdicts, summary = summary }
+    -- `assigned` (the memory assigned here) is absent only from a server older than it.
+    local assigned = type(result) == 'table' and type(result.assigned) == 'table' and result.assigned or nil
+    local summary = assigned and format.summary_both(verdicts, assigned) or format.summary(verdicts)
+    M.last = { bufnr = bufnr, lnum = lnum, verdicts = verdicts, assigned = assigned, summary = summary }
     local text = 'reductio: ' .. summary.text
-    if M.options.float and #verdicts > 0 and api.nvim_get_current_win() == win then
+    if M.options.float and (#verdicts > 0 or #(assigned or {}) > 0) and api.nvim_get_current_win() == win then
       local bases = bases_for(bufnr, client)
+      local function relf(f)
+        return rel(resolve_file(f, bases))
+      end
       local lines = { summary.text, '' }
+      if assigned then
+        lines[#lines + 1] = 'The value overwritten here:'
+      end
       for _, v in ipairs(format.by_concern(verdicts)) do
-        vim.list_extend(lines, format.details(v, function(f)
-          return rel(resolve_file(f, bases))
-        end))
+        vim.list_extend(lines, format.details(v, relf))
+      end
+      if assigned then
+        vim.list_extend(lines, { '', 'The memory assigned here:' })
+        if #assigned == 0 then
+          lines[#lines + 1] = 'no assignment here'
+        end
+        for _, a in ipairs(assigned) do
+          vim.list_extend(lines, format.assigned_details(a, relf))
+        end
       end
       if summary.outcome == 'leak' then
         vim.list_extend(lines, { '', ':ReductioTrace puts the trace in the quickfix list.' })

@@ -35,7 +35,7 @@ import { proveCommandArgs, proveParams, proveParamsFromArgs, toLspPosition } fro
 import { runCheck } from '../check';
 import { configurationPayload, SettingValue, toServerSettings } from '../settings';
 import { advertisesFileSummary, FILE_SUMMARY_REQUEST, FileSummarySource, statusCounts } from '../summary';
-import { parseVerdicts, summarizeProve } from '../verdicts';
+import { assignedLeak, parseAssigned, parseVerdicts, summarizeProve, summarizeProveBoth } from '../verdicts';
 
 const BIN = process.env.REDUCTIO_BIN;
 const REPO = path.resolve(__dirname, '../../../..');
@@ -266,6 +266,20 @@ describe('the VS Code client protocol against reductio serve', { skip: BIN ? fal
     assert.ok(!verdicts.some((v) => v.verdict === 'leak'));
     assert.deepEqual(server.published.get(OK_URI)?.diagnostics ?? [], [], 'no leak diagnostics for the fixed twin');
     assert.match(summarizeProve(verdicts.filter((v) => v.variable === 'copy')).text, /^No leak here: `copy` proved leak-free \(line \d+: `free\(copy\)` frees it\)\.$/);
+  });
+
+  test('reductio/prove at the allocation: the memory assigned there leaks at line 25', { timeout: TIMEOUT }, async () => {
+    const result = await server.conn.sendRequest('reductio/prove', proveParams(LEAK_URI, toLspPosition(21, 5)));
+    const verdicts = parseVerdicts(result);
+    const assigned = parseAssigned(result);
+    assert.ok(verdicts && assigned, JSON.stringify(result));
+    assert.equal(assigned.length, 1, JSON.stringify(result));
+    assert.equal(assigned[0].variable, 'copy');
+    assert.equal(assigned[0].summary, 'leaks at line 25');
+    const summary = summarizeProveBoth(verdicts, assigned);
+    assert.equal(summary.outcome, 'leak');
+    assert.match(summary.text, /The memory assigned here: `copy` \(line 21\) leaks at line 25\.$/);
+    assert.deepEqual(assignedLeak(assigned)?.trace.map((s) => s.line), [21, 22, 24, 25]);
   });
 
   test('a position with no probe answers an empty list, worded as such', { timeout: TIMEOUT }, async () => {

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  assignedLeak,
   byConcern,
+  formatAssignedDetails,
+  parseAssigned,
+  summarizeProveBoth,
   formatTrace,
   formatVerdictDetails,
   parseVerdicts,
@@ -10,7 +14,7 @@ import {
   traceTitle,
   verdictClause,
 } from '../verdicts';
-import { LEAK_ANSWER, PROVED_ANSWER } from './fixtures';
+import { ALLOCATION_ANSWER, LEAK_ANSWER, PROVED_ANSWER } from './fixtures';
 
 test('parseVerdicts reads the prove answer with every field', () => {
   const vs = parseVerdicts(LEAK_ANSWER)!;
@@ -143,4 +147,33 @@ test('traceTitle', () => {
   const [proved] = parseVerdicts(PROVED_ANSWER)!;
   assert.equal(traceTitle(leak), 'reductio: leak trace of `copy` (4 steps)');
   assert.equal(traceTitle(proved), 'reductio: where `copy` is contradicted');
+});
+
+test('at an allocation the answer has two labelled parts, the memory assigned naming the leak at line 25', () => {
+  const verdicts = parseVerdicts(ALLOCATION_ANSWER)!;
+  const assigned = parseAssigned(ALLOCATION_ANSWER)!;
+  assert.equal(assigned.length, 1);
+  assert.equal(assigned[0].summary, 'leaks at line 25');
+  assert.deepEqual(
+    assigned[0].paths.map((p) => [p.line, p.kind]),
+    [[22, 'null'], [25, 'leak'], [30, 'freed']],
+  );
+  const s = summarizeProveBoth(verdicts, assigned);
+  assert.equal(s.outcome, 'leak');
+  assert.match(s.text, /^The value overwritten here: No leak here: `copy` proved leak-free .*\. The memory assigned here: `copy` \(line 21\) leaks at line 25\.$/);
+  // The trace offered is the assigned block's: from the allocation to the early return.
+  assert.deepEqual(assignedLeak(assigned)!.trace.map((t) => t.line), [21, 22, 24, 25]);
+  const details = formatAssignedDetails(assigned[0]);
+  assert.match(details, /^memory assigned to `copy` at test-fixtures\/idioms\/error-path-leak.c:21:5: leaks at line 25\n/);
+  assert.match(details, /\n  leak: test-fixtures\/idioms\/error-path-leak.c:25:9  `copy` goes out of scope: leaks\n    1\. /);
+});
+
+test('no assignment, or an older server without the list, reads clearly', () => {
+  const verdicts = parseVerdicts(LEAK_ANSWER)!;
+  assert.equal(parseAssigned(LEAK_ANSWER), undefined);
+  // At a return: only its probes answer, worded as before.
+  assert.deepEqual(summarizeProveBoth(verdicts, []), summarizeProve(verdicts));
+  assert.equal(summarizeProveBoth([], []).outcome, 'none');
+  assert.match(summarizeProveBoth([], []).text, /^No leak probe or assignment here: /);
+  assert.deepEqual(parseAssigned({ verdicts: [], assigned: [{ verdict: 'maybe', line: 1 }, 7] }), []);
 });

@@ -2,7 +2,6 @@
 //! `[uri, position]`; the verdicts go to `window/showMessage`, the JSON answer back.
 
 use super::prove::prove_at;
-use crate::db::VerdictKind;
 use crate::lsp::analysis::{PROVE_COMMAND, TRACE_COMMAND};
 use crate::lsp::session::Session;
 use serde_json::Value;
@@ -21,26 +20,21 @@ pub(crate) async fn execute_command(
         }
     };
     let (uri, pos) = command_target(&params.arguments)?;
-    let (json, lines) = prove_at(session, &uri, pos, leaks_only).await?;
-    let typ = if lines.iter().any(|(v, _)| *v == VerdictKind::Leak) {
+    let answer = prove_at(session, &uri, pos, leaks_only).await?;
+    let typ = if answer.leak {
         MessageType::WARNING
     } else {
         MessageType::INFO
     };
-    let text = if lines.is_empty() {
-        if leaks_only {
-            "reductio: no leak here".to_string()
-        } else {
-            "reductio: no leak probe here (probes sit on pointer assignments, allocations, \
-             frees, returns and block ends)"
-                .to_string()
-        }
-    } else {
-        let body: Vec<String> = lines.into_iter().map(|(_, l)| l).collect();
-        format!("reductio: {}", body.join("\n"))
+    let text = match answer.text {
+        Some(t) => format!("reductio: {t}"),
+        None if leaks_only => "reductio: no leak here".to_string(),
+        None => "reductio: no leak probe and no assignment here (probes sit on pointer \
+                 assignments, allocations, frees, returns and block ends)"
+            .to_string(),
     };
     session.client.show_message(typ, text).await;
-    Ok(Some(json))
+    Ok(Some(answer.json))
 }
 
 /// `[uri, position]` (or `[{textDocument, position}]`) as `reductio.proveNoLeak` takes them.
