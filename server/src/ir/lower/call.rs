@@ -288,17 +288,20 @@ impl Builder<'_> {
                             self.emit(StmtKind::Assign { addr: d, value: v }, range);
                         }
                         None => {
-                            // A count we do not track, but never negative: say so, so that
-                            // `if (asprintf(...) < 0)` separates the two outcomes.
+                            // A count we do not track, but never less than what the format
+                            // always prints (and never negative): say so, so that
+                            // `if (asprintf(...) < 0)` and `if (asprintf(&s, "%zu", n) <= 0)`
+                            // separate the two outcomes.
+                            let least = self.format_min_len(n, arg + 1).unwrap_or(0);
                             let v = self.scalar();
                             self.emit(StmtKind::Assign { addr: d, value: v }, range);
                             let result = self.deref(d);
-                            let zero = self.int(0);
+                            let least = self.int(least);
                             self.emit(
                                 StmtKind::Cond {
                                     lhs: result,
                                     op: CmpOp::Ge,
-                                    rhs: zero,
+                                    rhs: least,
                                 },
                                 range,
                             );
@@ -318,5 +321,108 @@ impl Builder<'_> {
                 self.cur = Some(join);
             }
         }
+    }
+
+    /// The fewest characters the format argument `index` of call `n` always prints, when it
+    /// is a string literal (see [`format_min_len`]).
+    fn format_min_len(&self, n: Node, index: u32) -> Option<i64> {
+        let args = n.child_by_field_name("arguments")?;
+        let mut c = args.walk();
+        let fmt = args
+            .named_children(&mut c)
+            .filter(|a| a.kind() != "comment")
+            .nth(index as usize)?;
+        if fmt.kind() != "string_literal" {
+            return None;
+        }
+        let t = text(fmt, self.src);
+        let body = t.strip_prefix('"')?.strip_suffix('"')?;
+        Some(format_min_len(body))
+    }
+}
+
+/// The fewest characters a `printf` format (the text between the quotes of a literal)
+/// always prints: its literal characters, and one for each conversion that prints at least
+/// one (`%d`, `%zu`, `%c`, `%p`, …, unless a precision allows an empty number), or its
+/// literal field width; `%s` may print nothing.
+pub(super) fn format_min_len(body: &str) -> i64 {
+    let b = body.as_bytes();
+    let mut n: i64 = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => {
+                // An escape sequence is one character (octal and hex digits are swallowed
+                // loosely: at worst the count is lower, never higher).
+                n += 1;
+                i += 2;
+            }
+            b'%' if b.get(i + 1) == Some(&b'%') => {
+                n += 1;
+                i += 2;
+            }
+            b'%' => {
+                i += 1;
+                while i < b.len() && b"-+ #0'".contains(&b[i]) {
+                    i += 1;
+                }
+                let mut width: i64 = 0;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    width = width
+                        .saturating_mul(10)
+                        .saturating_add(i64::from(b[i] - b'0'));
+                    i += 1;
+                }
+                if b.get(i) == Some(&b'*') {
+                    width = 0;
+                    i += 1;
+                }
+                let mut precision = false;
+                if b.get(i) == Some(&b'.') {
+                    precision = true;
+                    i += 1;
+                    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'*') {
+                        i += 1;
+                    }
+                }
+                while i < b.len() && b"hlLqjzt".contains(&b[i]) {
+                    i += 1;
+                }
+                let Some(&conv) = b.get(i) else {
+                    break;
+                };
+                i += 1;
+                let least = match conv {
+                    b'c' | b'p' | b'e' | b'E' | b'f' | b'F' | b'g' | b'G' | b'a' | b'A' => 1,
+                    b'd' | b'i' | b'u' | b'o' | b'x' | b'X' if !precision => 1,
+                    _ => 0,
+                };
+                n = n.saturating_add(least.max(width.min(4096)));
+            }
+            _ => {
+                n += 1;
+                i += 1;
+            }
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_min_len;
+
+    #[test]
+    fn the_least_a_format_prints() {
+        assert_eq!(format_min_len("%zu"), 1);
+        assert_eq!(format_min_len("%s"), 0);
+        assert_eq!(format_min_len("%s/%s"), 1);
+        assert_eq!(format_min_len("%%"), 1);
+        assert_eq!(format_min_len("p%.0d"), 1);
+        assert_eq!(format_min_len("%5s"), 5);
+        assert_eq!(format_min_len("a\\nb"), 3);
+        assert_eq!(format_min_len("%*d"), 1);
+        assert_eq!(format_min_len("%"), 0);
+        assert_eq!(format_min_len(""), 0);
     }
 }
