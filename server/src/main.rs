@@ -286,6 +286,8 @@ fn check_command(
         .map(|f| f.as_ref())
         .filter(|f| report::listed(f, all))
         .collect();
+    let shown = with_relative_messages(&listed);
+    let listed: Vec<&Finding> = shown.iter().collect();
     let out = match format {
         Format::Json => report::json_report(&listed, &summary),
         Format::Sarif => report::sarif_report(&listed),
@@ -304,6 +306,19 @@ fn check_command(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The findings with the paths their messages name relative to the current directory (the
+/// `file` fields keep the paths as given).
+fn with_relative_messages(findings: &[&Finding]) -> Vec<Finding> {
+    let cwd = std::env::current_dir().ok();
+    findings
+        .iter()
+        .map(|f| Finding {
+            message: f.message_relative_to(cwd.as_deref()),
+            ..(*f).clone()
+        })
+        .collect()
 }
 
 /// `FILE:LINE[:COL]`, split from the right so that paths may contain colons.
@@ -380,10 +395,11 @@ fn prove_command(
              frees, returns and block ends"
         ));
     }
+    let verdicts = with_relative_messages(&verdicts.iter().map(|v| v.as_ref()).collect::<Vec<_>>());
     match format {
         ProveFormat::Json => {
             let v = serde_json::json!({
-                "verdicts": verdicts.iter().map(|f| report::finding_json(f)).collect::<Vec<_>>()
+                "verdicts": verdicts.iter().map(report::finding_json).collect::<Vec<_>>()
             });
             println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }

@@ -77,7 +77,7 @@ mod whole_program;
 mod tests;
 
 pub use database::{Database, Db};
-pub use finding::{Finding, SourceLoc, Step, VerdictKind};
+pub use finding::{Finding, SourceLoc, Step, VerdictKind, display_path, leak_message};
 pub use front_end::{
     Function, body, file_decls, file_functions, file_syntax_items, global_inits, library_model,
     lowered, parsed, type_env,

@@ -31,9 +31,39 @@ pub struct FileCtx {
     pub enc: PositionEncoding,
     /// URIs of the open documents, as the client spelled them.
     pub open_uris: Arc<HashMap<PathBuf, Uri>>,
+    /// The workspace folders: messages name files relative to the folder that holds them.
+    pub roots: Arc<Vec<PathBuf>>,
 }
 
 impl FileCtx {
+    /// The workspace folder that holds `path` (the innermost), else the directory of this
+    /// file: what the paths shown in messages are relative to.
+    fn base_for(&self, path: &Path) -> Option<&Path> {
+        self.roots
+            .iter()
+            .filter(|r| path.starts_with(r))
+            .max_by_key(|r| r.as_os_str().len())
+            .map(PathBuf::as_path)
+            .or_else(|| self.path.parent())
+    }
+
+    /// A finding's message with the file it names relative to its workspace folder.
+    pub fn message(&self, f: &Finding) -> String {
+        let base = f.allocation.last().and_then(|a| self.base_for(&a.file));
+        f.message_relative_to(base)
+    }
+
+    /// How a step's place is shown: `line 21` in this file, `other.c:21` (relative to its
+    /// workspace folder) in another.
+    fn place(&self, loc: &SourceLoc) -> String {
+        if loc.file == self.path {
+            format!("line {}", loc.line)
+        } else {
+            let shown = db::display_path(&loc.file, self.base_for(&loc.file));
+            format!("{shown}:{}", loc.line)
+        }
+    }
+
     fn uri_for(&self, path: &Path) -> Option<Uri> {
         self.open_uris
             .get(path)
@@ -101,7 +131,7 @@ fn diagnostic(f: &Finding, texts: &Texts<'_>, ctx: &FileCtx) -> Option<Diagnosti
         severity: Some(DiagnosticSeverity::WARNING),
         code: Some(NumberOrString::String(f.probe.as_str().to_string())),
         source: Some("reductio".into()),
-        message: f.message.clone(),
+        message: ctx.message(f),
         related_information: Some(related),
         data: Some(json!({"variable": f.variable, "function": f.loc.function})),
         ..Default::default()
@@ -171,13 +201,23 @@ pub fn in_function(db: &Database, file: SourceFile, offset: u32) -> bool {
 }
 
 /// The `{verdicts: [...]}` answer of `reductio/prove` and `reductio.proveNoLeak`: the same
-/// objects as `reductio check --format json` findings.
-pub fn verdicts_json(hits: &[Hit]) -> Value {
-    json!({ "verdicts": hits.iter().map(|h| crate::report::finding_json(&h.finding)).collect::<Vec<_>>() })
+/// objects as `reductio check --format json` findings, messages naming files relative to the
+/// workspace folder.
+pub fn verdicts_json(hits: &[Hit], ctx: &FileCtx) -> Value {
+    let verdicts: Vec<Value> = hits
+        .iter()
+        .map(|h| {
+            let mut v = crate::report::finding_json(&h.finding);
+            v["message"] = json!(ctx.message(&h.finding));
+            v
+        })
+        .collect();
+    json!({ "verdicts": verdicts })
 }
 
-/// One line per verdict, for hover and for `window/showMessage`.
-pub fn describe(f: &Finding, here: &Path, markdown: bool) -> String {
+/// One verdict as text, for hover and for `window/showMessage`: a leak's message (it starts
+/// with the variable) and its trace, once; any other verdict after its variable.
+pub fn describe(f: &Finding, ctx: &FileCtx, markdown: bool) -> String {
     let code = |s: &str| {
         if markdown {
             format!("`{s}`")
@@ -185,34 +225,19 @@ pub fn describe(f: &Finding, here: &Path, markdown: bool) -> String {
             s.to_string()
         }
     };
+    let message = ctx.message(f);
     let mut out = match f.verdict {
-        VerdictKind::Leak => format!(
-            "{} ({}): leaks: {}",
-            code(&f.variable),
-            f.probe.as_str(),
-            f.message
-        ),
-        _ => format!(
-            "{} ({}): {}",
-            code(&f.variable),
-            f.probe.as_str(),
-            f.message
-        ),
+        VerdictKind::Leak => format!("{message} ({})", f.probe.as_str()),
+        _ => format!("{} ({}): {}", code(&f.variable), f.probe.as_str(), message),
     };
     if f.verdict == VerdictKind::Leak {
         for (i, step) in f.trace.iter().enumerate() {
-            let at = if step.loc.file == here {
-                format!("line {}", step.loc.line)
-            } else {
-                let name = step
-                    .loc
-                    .file
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                format!("{name}:{}", step.loc.line)
-            };
-            out.push_str(&format!("\n{}. {at}: {}", i + 1, step.note));
+            out.push_str(&format!(
+                "\n{}. {}: {}",
+                i + 1,
+                ctx.place(&step.loc),
+                step.note
+            ));
         }
     }
     out
@@ -230,7 +255,7 @@ pub fn hover(db: &Database, ctx: &FileCtx, offset: u32) -> Option<lsp::Hover> {
     let end = hits.iter().map(|h| h.range.end).max().unwrap_or(offset);
     let body = hits
         .iter()
-        .map(|h| describe(&h.finding, &ctx.path, true).replace('\n', "  \n"))
+        .map(|h| describe(&h.finding, ctx, true).replace('\n', "  \n"))
         .collect::<Vec<_>>()
         .join("\n\n");
     Some(lsp::Hover {

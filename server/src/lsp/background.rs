@@ -117,7 +117,7 @@ impl Session {
                 }
                 tokio::time::sleep(Duration::from_millis(5 * attempt.min(20))).await;
             }
-            let Some((snap, ctx)) = self.world.file_snapshot(path, self.enc()) else {
+            let Some((snap, ctx)) = self.world.file_snapshot(path, self.enc(), self.roots()) else {
                 return; // the file left the workspace
             };
             let revision = snap.revision;

@@ -44,11 +44,11 @@ pub(crate) async fn prove_at(
                 .map(|h| {
                     (
                         h.finding.verdict,
-                        analysis::describe(&h.finding, &ctx.path, false),
+                        analysis::describe(&h.finding, ctx, false),
                     )
                 })
                 .collect();
-            Ok((analysis::verdicts_json(&hits), lines))
+            Ok((analysis::verdicts_json(&hits, ctx), lines))
         })
         .await
 }
