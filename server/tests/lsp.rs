@@ -379,6 +379,76 @@ fn cross_file_wrapper_allocator_and_editing_the_helper_file() {
     });
 }
 
+/// Open documents follow the disk (`checkOn = "save"`, the default): a file changed behind the
+/// editor's back (a `git checkout`) that the client reloads arrives as `didChange` with the disk's
+/// text, and is checked at once, without a save; an edit that differs from the disk waits for
+/// the save. A file deleted on disk that is not open loses its diagnostics.
+#[test]
+fn a_reloaded_document_and_a_deleted_file_republish_within_a_second() {
+    rt().block_on(async {
+        let leak = fixture("error-path-leak.c");
+        let fixed = fixture("error-path-ok.c");
+        let other = fixture("malloc-fail-leak.c");
+        let ws = workspace("disk", &[("a.c", &leak), ("gone.c", &other)]);
+        let (a, gone) = (ws.join("a.c"), ws.join("gone.c"));
+        let mut c = Client::start(Options::default());
+        c.initialize(Some(ws.as_path()), false, Value::Null).await;
+        c.open(&a, &leak).await;
+        assert_eq!(c.diagnostics_for_version(&a, 1).await.len(), 1);
+
+        // A typed edit in save mode: nothing is published for it.
+        c.change(&a, 2, json!([{"text": format!("{leak}\n")}]))
+            .await;
+        // `git checkout` writes the fixed text; the editor reloads the unmodified buffer.
+        std::fs::write(&a, &fixed).unwrap();
+        c.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": file_uri(&a), "type": 2}]}),
+        )
+        .await;
+        let t = std::time::Instant::now();
+        c.change(&a, 3, json!([{"text": fixed}])).await;
+        let d = c.diagnostics_for_version(&a, 3).await;
+        assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+        assert!(d.is_empty(), "{d:#?}");
+        assert!(
+            c.published(&a).iter().all(|p| p["version"] != 2),
+            "a typed edit waits for the save: {:#?}",
+            c.published(&a)
+        );
+
+        // Deleted on disk (and not open): its diagnostics go.
+        c.diagnostics_where(&gone, |p| {
+            p["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
+        })
+        .await;
+        std::fs::remove_file(&gone).unwrap();
+        let t = std::time::Instant::now();
+        c.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": file_uri(&gone), "type": 3}]}),
+        )
+        .await;
+        c.diagnostics_where(&gone, |p| p["diagnostics"] == json!([]))
+            .await;
+        assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+
+        // A file created on disk behind the editor's back is indexed and checked.
+        let born = ws.join("born.c");
+        std::fs::write(&born, &other).unwrap();
+        c.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": file_uri(&born), "type": 1}]}),
+        )
+        .await;
+        c.diagnostics_where(&born, |p| {
+            p["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
+        })
+        .await;
+        c.shutdown().await;
+    });
+}
+
 #[test]
 fn workspace_is_indexed_with_progress_and_closed_files_get_diagnostics() {
     rt().block_on(async {
