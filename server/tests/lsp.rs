@@ -760,11 +760,12 @@ async fn quick_fix_round_trip(fixture_name: &str, utf8: bool) -> String {
 #[test]
 fn applying_the_quick_fix_yields_code_reductio_proves_leak_free() {
     rt().block_on(async {
-        // Unbraced `if` body: the fix adds braces.
+        // Unbraced `if` body: the fix adds braces; the line's trailing comment stays on the
+        // `return`'s line, where it was, not after the `}`.
         let fixed = quick_fix_round_trip("error-path-leak.c", false).await;
         assert!(
             fixed.contains(
-                "pkt->len > (int)sizeof pkt->body) {\n        free(copy);\n        return -1;"
+                "pkt->len > (int)sizeof pkt->body) {\n        free(copy);\n        return -1;                              // expect: leak copy\n    }\n    for"
             ),
             "{fixed}"
         );
