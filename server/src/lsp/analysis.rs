@@ -98,6 +98,42 @@ impl<'a> Texts<'a> {
     }
 }
 
+/// Runs the probes of `file` on all the analysis threads, so that the `file_findings` that
+/// follows finds them done. After an edit, every probe of the edited function runs again (its
+/// body changed), and after a change to a MOD set or the call graph, every probe that read it:
+/// one thread alone would take their sum (a second on a big function of lighttpd's
+/// `gw_backend.c`), the pool divides it by its size. Runs on a pool thread (a job): the
+/// parallel iterator shares that pool. Each worker works on its own clone of the snapshot (a
+/// database handle is not `Sync`); a salsa cancellation in one worker ends them all and
+/// reaches the job as `Cancelled`.
+pub fn warm_file_probes(db: &Database, file: SourceFile) {
+    use rayon::prelude::*;
+    let d: &dyn Db = db;
+    let work: Vec<(usize, u32)> = db::file_functions(d, file)
+        .iter()
+        .enumerate()
+        .flat_map(|(j, f)| (0..db::function_probes(d, *f).len() as u32).map(move |k| (j, k)))
+        .collect();
+    if work.len() < 2 {
+        return;
+    }
+    let shared = std::sync::Mutex::new(db.clone());
+    work.par_iter().for_each_init(
+        || {
+            shared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clone()
+        },
+        |db, &(j, k)| {
+            let d: &dyn Db = db;
+            if let Some(f) = db::file_functions(d, file).get(j) {
+                let _ = db::probe_verdict(d, *f, k);
+            }
+        },
+    );
+}
+
 /// The leak diagnostics of one file: source `reductio`, code = probe kind, related information
 /// = the trace, allocation first.
 pub fn file_diagnostics(db: &Database, ctx: &FileCtx) -> Vec<Diagnostic> {
