@@ -243,6 +243,10 @@ def render(results):
             if e:
                 v = e["p95_ms"]
                 w(f"| didChange → diagnostics p95 ≤ 30 ms (debounce 0) | {t} | {millis(v)} | {'yes' if v <= 30 else 'no'} |")
+            sv = c.lsp.get("saves") or {}
+            if sv.get("count"):
+                v = sv["p95_ms"]
+                w(f"| didSave → diagnostics p95 ≤ 200 ms (a statement inserted or removed) | {t} | {millis(v)} | {'yes' if v <= 200 else 'no'} |")
             p = (c.lsp.get("prove") or {}).get("latency") or {}
             if p.get("count"):
                 v = p["p95_ms"]
@@ -466,6 +470,9 @@ def render_corpus(c, w):
         w(f"| didChange → publishDiagnostics, debounce 0, {e0['count']} edits in {where}: p50 / p95 / max | {millis(e0['p50_ms'])} / {millis(e0['p95_ms'])} / {millis(e0['max_ms'])} |")
     if ed:
         w(f"| the same with the default debounce (200 ms), {ed['count']} edits: p50 / p95 / max | {millis(ed['p50_ms'])} / {millis(ed['p95_ms'])} / {millis(ed['max_ms'])} |")
+    sv = L.get("saves") or {}
+    if sv.get("count"):
+        w(f"| didSave → publishDiagnostics (`checkOn = \"save\"`), {sv['count']} saves, a `free(0);` inserted after the edited statement or removed: p50 / p95 / max | {millis(sv['p50_ms'])} / {millis(sv['p95_ms'])} / {millis(sv['max_ms'])} |")
     w(
         f"| `reductio/prove` at {num(pr['requests'])} assignments ({num(pr['verdicts'])} verdicts, {pr['errors']} errors): p50 / p95 / max | "
         f"{millis(pl['p50_ms'], 2)} / {millis(pl['p95_ms'], 2)} / {millis(pl['max_ms'], 1)} |"

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! bench_lsp --server PATH --file FILE [--root DIR]... [--function NAME] [--edits N]
-//!           [--default-debounce-edits N] [--prove-limit N] [--timeout SECONDS]
+//!           [--default-debounce-edits N] [--saves N] [--prove-limit N] [--timeout SECONDS]
 //! ```
 //!
 //! One session, in this order:
@@ -22,7 +22,12 @@
 //!    `publishDiagnostics` carrying its version, with `checkOn = "change"` and
 //!    `debounceMs = 0` (the server's own latency), then again with the default debounce
 //!    (`--default-debounce-edits`, default the same count; 0 skips it).
-//! 3. **Prove.** `reductio/prove` at every assignment of FILE (every `assignment_expression`
+//! 3. **Saves.** With the default `checkOn = "save"`: `--saves` times (default 20), a line
+//!    `free(0);` is inserted after the edited statement (a change of meaning, as a quick fix's
+//!    `free(p);` is: the function's probes and its MOD set change) or removed again,
+//!    alternately, then `didSave`; each timed from `didSave` to the `publishDiagnostics` of that
+//!    version.
+//! 4. **Prove.** `reductio/prove` at every assignment of FILE (every `assignment_expression`
 //!    and initialized declarator tree-sitter finds; `--prove-limit N` takes N evenly spaced
 //!    ones), each timed from request to response.
 
@@ -41,12 +46,14 @@ struct Options {
     function: Option<String>,
     edits: usize,
     default_debounce_edits: Option<usize>,
+    saves: usize,
     prove_limit: Option<usize>,
     timeout: Duration,
 }
 
 const USAGE: &str = "usage: bench_lsp --server PATH --file FILE [--root DIR]... [--function NAME] \
-                     [--edits N] [--default-debounce-edits N] [--prove-limit N] [--timeout SECONDS]";
+                     [--edits N] [--default-debounce-edits N] [--saves N] [--prove-limit N] \
+                     [--timeout SECONDS]";
 
 fn parse_args() -> Result<Options, String> {
     let mut server = None;
@@ -58,6 +65,7 @@ fn parse_args() -> Result<Options, String> {
         function: None,
         edits: 100,
         default_debounce_edits: None,
+        saves: 20,
         prove_limit: None,
         timeout: Duration::from_secs(3600),
     };
@@ -78,6 +86,7 @@ fn parse_args() -> Result<Options, String> {
                 let v = value("--default-debounce-edits")?;
                 o.default_debounce_edits = Some(number("--default-debounce-edits", v)?);
             }
+            "--saves" => o.saves = number("--saves", value("--saves")?)?,
             "--prove-limit" => {
                 o.prove_limit = Some(number("--prove-limit", value("--prove-limit")?)?)
             }
@@ -429,7 +438,53 @@ fn main() {
         None
     };
 
-    // 3. Prove at every assignment.
+    // 3. Saves with the default `checkOn = "save"`: a statement inserted after the edited one,
+    // then removed, each followed by `didSave`.
+    lsp.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"reductio": {}}}),
+    );
+    let save_n = opts.saves + opts.saves % 2;
+    let (line, _) = target.edit;
+    let indent: String = text
+        .lines()
+        .nth(line)
+        .unwrap_or("")
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .collect();
+    let inserted = format!("{indent}free(0);\n");
+    // A comment on top first, so that no text of the series equals the file on disk (the
+    // server checks an edit that does at once, as a reload: that is not what is measured).
+    version += 1;
+    lsp.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": version},
+               "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                                   "text": "/* bench_lsp */\n"}]}),
+    );
+    let line = line + 1;
+    let saves: Vec<f64> = (0..save_n)
+        .map(|k| {
+            version += 1;
+            let at = json!({"line": line + 1, "character": 0});
+            let change = if k % 2 == 0 {
+                json!({"range": {"start": at, "end": at}, "text": inserted})
+            } else {
+                json!({"range": {"start": at, "end": {"line": line + 2, "character": 0}}, "text": ""})
+            };
+            lsp.notify(
+                "textDocument/didChange",
+                json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}),
+            );
+            let t = Instant::now();
+            lsp.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+            lsp.wait_diagnostics(&uri, version, t, step)
+        })
+        .collect();
+    eprintln!("bench_lsp: {save_n} saves done");
+
+    // 4. Prove at every assignment.
     let mut sites = assignments(&text);
     let total_sites = sites.len();
     if let Some(limit) = opts.prove_limit.filter(|&l| l > 0 && l < sites.len()) {
@@ -500,6 +555,7 @@ fn main() {
         },
         "edits_debounce_0": distribution(fast),
         "edits_debounce_default": slow.map(distribution),
+        "saves": distribution(saves),
         "prove": {
             "assignments": total_sites,
             "requests": sites.len(),

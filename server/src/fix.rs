@@ -11,9 +11,11 @@
 //! - in goto-style functions, a `return` before a cleanup label that already frees `var`:
 //!   jump to the label instead (`rc = E; goto out;`).
 //!
-//! Insertions keep the file's indentation and line endings. A statement that is the body of an
-//! `if`/`else`/loop/label without braces gets braces, so the inserted `free` runs only on that
-//! path.
+//! Insertions look like the code around them: the file's indentation unit (tabs, or the most
+//! common step of spaces), its brace placement (`if (c) {` or the `{` on a line of its own)
+//! and its line endings. A statement that is the body of an `if`/`else`/loop/label without
+//! braces gets braces, so the inserted `free` runs only on that path; a comment that ends the
+//! statement's line stays on that line, inside the braces.
 
 use crate::probe::ProbeKind;
 use crate::syntax::TextRange;
@@ -154,9 +156,14 @@ fn is_statement_list(kind: &str) -> bool {
     ) || kind.starts_with("preproc_")
 }
 
-/// Indentation and line-ending conventions of a file.
+/// Indentation, brace and line-ending conventions of a file, so that inserted code looks like
+/// the code around it.
 struct Style {
+    /// One level of indentation: a tab, or the most common step between a line and a more
+    /// indented next line (continuation lines aligned under a parenthesis are rarer).
     unit: String,
+    /// Whether the file puts the `{` of an `if`/`for`/`while`/`else` on a line of its own.
+    brace_own_line: bool,
     newline: &'static str,
 }
 
@@ -165,29 +172,82 @@ impl Style {
         let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
         let mut tabs = 0usize;
         let mut spaces = 0usize;
-        let mut smallest = usize::MAX;
+        // How often each increase of indentation (in spaces) occurs between successive lines.
+        let mut steps = [0usize; 9];
+        let mut prev: Option<usize> = None;
+        let (mut same_line, mut own_line) = (0usize, 0usize);
+        let mut head_pending = false;
         for line in text.lines() {
             let trimmed = line.trim_start_matches([' ', '\t']);
-            if trimmed.is_empty() || trimmed.starts_with('*') {
-                continue; // blank lines and the middle of block comments say nothing
+            let code = trimmed.trim_end();
+            if code.is_empty() || code.starts_with('*') || code.starts_with('#') {
+                continue; // blank lines, block comment middles and preprocessor lines say nothing
+            }
+            if head_pending && code == "{" {
+                own_line += 1;
+            }
+            let is_head = [
+                "if ", "if(", "for ", "for(", "while ", "while(", "else", "switch",
+            ]
+            .iter()
+            .any(|k| code.starts_with(k));
+            head_pending = is_head && code.ends_with(')') || code == "else";
+            if is_head && code.ends_with('{') {
+                same_line += 1;
             }
             let indent = &line[..line.len() - trimmed.len()];
             if indent.starts_with('\t') {
                 tabs += 1;
-            } else if !indent.is_empty() {
-                spaces += 1;
-                smallest = smallest.min(indent.len());
+                prev = None;
+                continue;
             }
+            if !indent.is_empty() {
+                spaces += 1;
+            }
+            let width = indent.len();
+            if let Some(p) = prev
+                && width > p
+                && width - p < steps.len()
+            {
+                steps[width - p] += 1;
+            }
+            prev = Some(width);
         }
+        // The most common step of 2 to 8 spaces (the smaller one on a tie).
+        let step = (2..steps.len())
+            .filter(|&w| steps[w] > 0)
+            .max_by_key(|&w| (steps[w], std::cmp::Reverse(w)));
         let unit = if tabs > spaces {
             "\t".to_string()
-        } else if smallest != usize::MAX && (2..=8).contains(&smallest) {
-            " ".repeat(smallest)
         } else {
-            "    ".to_string()
+            " ".repeat(step.unwrap_or(4))
         };
-        Style { unit, newline }
+        Style {
+            unit,
+            brace_own_line: own_line > same_line,
+            newline,
+        }
     }
+}
+
+/// A comment that ends the line `stmt` ends on (`return -1;   // bad input`): its start and
+/// end. It belongs to the statement and moves with it.
+fn trailing_comment(text: &str, stmt: Node<'_>) -> Option<(usize, usize)> {
+    // The comment is a node of the tree, but not always the statement's sibling (after the
+    // body of an unbraced `if`, it is the `if`'s): look it up where the spaces end.
+    let after = text.get(stmt.end_byte()..)?;
+    let at = stmt.end_byte() + (after.len() - after.trim_start_matches([' ', '\t']).len());
+    let mut root = stmt;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let comment = root
+        .descendant_for_byte_range(at, at + 1)
+        .filter(|n| n.kind() == "comment" && n.start_byte() == at)?;
+    let rest = text.get(comment.end_byte()..)?;
+    let line_rest = &rest[..rest.find('\n').unwrap_or(rest.len())];
+    let one_line = !node_text(text, comment).contains('\n');
+    (one_line && line_rest.trim().is_empty()).then(|| (comment.start_byte(), comment.end_byte()))
 }
 
 fn node_text<'a>(text: &'a str, node: Node<'_>) -> &'a str {
@@ -263,15 +323,29 @@ fn insert_before(
     } else {
         format!("{outer}{}", style.unit)
     };
-    let mut new = format!(" {{{nl}");
+    // A comment after the statement stays on the statement's line, inside the braces, instead
+    // of trailing after the closing `}`.
+    let (end, comment) = match trailing_comment(text, stmt) {
+        Some((_, c_end)) => (c_end, text.get(stmt.end_byte()..c_end).unwrap_or("")),
+        None => (stmt.end_byte(), ""),
+    };
+    let mut new = if style.brace_own_line {
+        format!("{nl}{outer}{{{nl}")
+    } else {
+        format!(" {{{nl}")
+    };
     for l in lines {
         new.push_str(&format!("{inner}{l}{nl}"));
     }
     if !replace {
-        new.push_str(&format!("{inner}{stmt_text}{nl}"));
+        new.push_str(&format!("{inner}{stmt_text}{comment}{nl}"));
+    } else if !comment.is_empty() {
+        // The replaced statement's comment goes with the last new line.
+        new.truncate(new.len() - nl.len());
+        new.push_str(&format!("{comment}{nl}"));
     }
     new.push_str(&format!("{outer}}}"));
-    Some((range(head.end_byte(), stmt.end_byte()), new))
+    Some((range(head.end_byte(), end), new))
 }
 
 fn insert_before_brace(
@@ -557,6 +631,63 @@ mod tests {
         let f = fixes(&other, ProbeKind::ReturnLocal, "a", "return -2;");
         assert_eq!(f.len(), 1);
         assert!(f[0].title.starts_with("Insert `free(a);`"));
+    }
+
+    /// issue 21: the fixture's trailing comment stayed after the inserted `}` with its run of
+    /// spaces; it stays on the statement's line.
+    #[test]
+    fn a_trailing_comment_stays_on_its_statement_line() {
+        let src = "int f(int n)\n{\n    char *copy = malloc(4);\n    if (n < 0)\n        return -1;                  // expect: leak copy\n    free(copy);\n    return 0;\n}\n";
+        let out = fixed(src, ProbeKind::ReturnLocal, "copy", "return -1;");
+        assert_eq!(
+            out,
+            "int f(int n)\n{\n    char *copy = malloc(4);\n    if (n < 0) {\n        free(copy);\n        return -1;                  // expect: leak copy\n    }\n    free(copy);\n    return 0;\n}\n"
+        );
+        // On the head's line too, and a block comment.
+        let src = "int f(int n)\n{\n  char *c = malloc(4);\n  if (n < 0) return -1; /* bad */\n  free(c);\n  return 0;\n}\n";
+        let out = fixed(src, ProbeKind::ReturnLocal, "c", "return -1;");
+        assert!(
+            out.contains("  if (n < 0) {\n    free(c);\n    return -1; /* bad */\n  }\n  free(c);"),
+            "{out}"
+        );
+        // A comment that continues on the next lines is not the statement's: nothing moves
+        // into the braces, and no fix swallows it.
+        let src = "int f(int n)\n{\n    char *c = malloc(4);\n    if (n < 0)\n        return -1; /* long\n                      comment */\n    free(c);\n    return 0;\n}\n";
+        let out = fixed(src, ProbeKind::ReturnLocal, "c", "return -1;");
+        assert!(
+            out.contains("    if (n < 0) {\n        free(c);\n        return -1;\n    } /* long\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn the_indent_unit_and_brace_style_come_from_the_file() {
+        // Two-space steps, with a continuation line aligned under a parenthesis (odd step) and
+        // a one-space comment middle: the unit is two spaces.
+        let src = "int g(int a,\n      int b);\nint f(int n)\n{\n  char *c = malloc(4);\n  if (n > 0) {\n    n = g(n,\n          n);\n  }\n  /*\n   * note\n   */\n  if (n < 0) return -1;\n  free(c);\n  return 0;\n}\n";
+        let out = fixed(src, ProbeKind::ReturnLocal, "c", "return -1;");
+        assert!(
+            out.contains("  if (n < 0) {\n    free(c);\n    return -1;\n  }\n"),
+            "{out}"
+        );
+        // Braces on their own line (Allman), as the file's other `if`s have them.
+        let src = "int f(int n)\n{\n    char *c = malloc(4);\n    if (n > 0)\n    {\n        n--;\n    }\n    if (n < 0)\n        return -1;\n    free(c);\n    return 0;\n}\n";
+        let out = fixed(src, ProbeKind::ReturnLocal, "c", "return -1;");
+        assert!(
+            out.contains(
+                "    if (n < 0)\n    {\n        free(c);\n        return -1;\n    }\n    free(c);"
+            ),
+            "{out}"
+        );
+        assert_eq!(
+            Style::of("void f(void)\n{\n\tif (x) {\n\t\ty();\n\t}\n}\n").unit,
+            "\t"
+        );
+        assert_eq!(
+            Style::of("x;\n").unit,
+            "    ",
+            "no indented line: four spaces"
+        );
     }
 
     #[test]

@@ -343,6 +343,9 @@ fn check_command(
         .iter()
         .map(|f| (f.path(db).clone(), f.text(db).as_str()))
         .collect();
+    let relative = with_relative_messages(&findings.iter().map(|f| f.as_ref()).collect::<Vec<_>>());
+    let findings: Vec<std::sync::Arc<Finding>> =
+        relative.into_iter().map(std::sync::Arc::new).collect();
     let triage = reductio::ci::triage(&findings, &texts, &rules, &opts)?;
     for w in &triage.warnings {
         eprintln!("reductio: {w}");
@@ -398,6 +401,19 @@ fn merge_command(reports: &[PathBuf], output: Option<&Path>) -> Result<ExitCode,
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The findings with the paths their messages name relative to the current directory (the
+/// `file` fields keep the paths as given).
+fn with_relative_messages(findings: &[&Finding]) -> Vec<Finding> {
+    let cwd = std::env::current_dir().ok();
+    findings
+        .iter()
+        .map(|f| Finding {
+            message: f.message_relative_to(cwd.as_deref()),
+            ..(*f).clone()
+        })
+        .collect()
 }
 
 /// `FILE:LINE[:COL]`, split from the right so that paths may contain colons.
@@ -476,10 +492,11 @@ fn prove_command(
              assignments, allocations, frees, returns and block ends"
         ));
     }
+    let verdicts = with_relative_messages(&verdicts.iter().map(|v| v.as_ref()).collect::<Vec<_>>());
     match format {
         ProveFormat::Json => {
             let v = serde_json::json!({
-                "verdicts": verdicts.iter().map(|f| report::finding_json(f)).collect::<Vec<_>>(),
+                "verdicts": verdicts.iter().map(report::finding_json).collect::<Vec<_>>(),
                 "assigned": assigned.iter().map(report::assigned_json).collect::<Vec<_>>(),
             });
             println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());

@@ -166,3 +166,46 @@ fn prove_at_a_proved_allocation_lists_where_its_block_is_freed() {
         "never leaks: freed at lines 24, 31; NULL at line 21"
     );
 }
+
+#[test]
+fn leak_messages_lead_with_the_variable_and_name_other_files_relative_to_the_current_directory() {
+    let dir = std::env::temp_dir().join(format!("reductio-cli-msg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("src/util.c"),
+        "#include <stdlib.h>\nchar *make_buf(int n)\n{\n    char *b = malloc(n);\n    return b;\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/main.c"),
+        "#include <stdlib.h>\nchar *make_buf(int n);\nint main(void)\n{\n    char *buf = make_buf(16);\n    if (buf == 0)\n        return 1;\n    char *tmp = malloc(4);\n    if (tmp == 0)\n        return 1;\n    buf[0] = 0;\n    return 0;\n}\n",
+    )
+    .unwrap();
+    // Absolute paths on the command line: the `file` fields keep them, the messages name the
+    // allocation's file relative to the current directory.
+    let abs = dir.join("src").display().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_reductio"))
+        .args(["check", "--format", "json", &abs])
+        .current_dir(&dir)
+        .output()
+        .expect("run reductio");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let mut messages: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    messages.sort();
+    messages.dedup(); // `buf` leaks at both returns after its allocation
+    assert_eq!(
+        messages,
+        [
+            "`buf` leaks: allocated at src/util.c:4, last reference lost here",
+            "`tmp` leaks: allocated at line 8, last reference lost here",
+        ]
+    );
+}

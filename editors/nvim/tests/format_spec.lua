@@ -6,7 +6,7 @@ local F = 'test-fixtures/idioms/error-path-leak.c'
 local leak = {
   file = F, line = 25, column = 9, end_line = 25, end_column = 19, ['function'] = 'packet_checksum',
   verdict = 'leak', probe = 'return-local', variable = 'copy',
-  message = 'memory allocated at ' .. F .. ':21 leaks: the last reference `copy` is lost here',
+  message = '`copy` leaks: allocated at line 21, last reference lost here',
   allocation = { { file = F, line = 21, column = 5, ['function'] = 'packet_checksum' } },
   trace = {
     { file = F, line = 21, column = 5, note = 'allocated by `malloc`' },
@@ -30,7 +30,7 @@ local proved = {
 T.test('a leak leads the answer, the rest follows', function()
   local s = format.summary({ unproved, leak })
   T.eq(s.outcome, 'leak')
-  T.eq(s.text, 'Leak: ' .. leak.message .. '. Also: `pkt` unproved (depends on the callers).')
+  T.eq(s.text, leak.message .. '. Also: `pkt` unproved (depends on the callers).')
 end)
 
 T.test('a proof says where it was contradicted', function()

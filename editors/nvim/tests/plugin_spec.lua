@@ -79,7 +79,7 @@ T.test(':ReductioCheck puts leaks and their traces in the quickfix list', functi
     { leak, 24, 'N' },
     { leak, 25, 'N' },
   })
-  T.match(items[1].text, 'leaks: the last reference `copy` is lost here')
+  T.match(items[1].text, 'leaks: allocated at line 21, last reference lost here')
   T.eq(items[2].text, '  trace 1/4: allocated by `malloc`')
   T.match(T.notes[#T.notes].msg, '^reductio: 1 leak in 2 files %(%d+ proved')
   vim.cmd('cclose')

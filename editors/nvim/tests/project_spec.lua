@@ -150,6 +150,36 @@ T.test('the server log is filed at its level: INFO lines as [INFO], no [ERROR]',
   end
 end)
 
+-- issue 21: a file changed outside the editor (a `git checkout`) re-publishes its diagnostics
+-- once Neovim reloads the buffer (`:checktime`, as 'autoread' does on focus), without a save.
+T.test('a file changed on disk re-publishes within a second of the reload', function()
+  local file = PROJ .. '/src/disk.c'
+  write(file, vim.fn.readfile(T.fixtures .. '/error-path-leak.c'))
+  local opened = vim.uv.hrtime()
+  vim.cmd.edit(vim.fn.fnameescape(file))
+  local buf = vim.api.nvim_get_current_buf()
+  local function leaks()
+    return #vim.tbl_filter(function(d)
+      return d.source == 'reductio'
+    end, vim.diagnostic.get(buf))
+  end
+  T.wait(TIMEOUT, function()
+    return leaks() == 1
+  end, 'the leak in src/disk.c')
+  T.out(('# open -> diagnostics: %.0f ms'):format((vim.uv.hrtime() - opened) / 1e6))
+  vim.o.autoread = true
+  write(file, vim.fn.readfile(T.fixtures .. '/error-path-ok.c'))
+  local changed = vim.uv.hrtime()
+  vim.cmd('checktime')
+  T.wait(5000, function()
+    return leaks() == 0
+  end, 'the diagnostics of the reloaded buffer')
+  local ms = (vim.uv.hrtime() - changed) / 1e6
+  T.out(('# disk change -> diagnostics: %.0f ms'):format(ms))
+  T.ok(ms < 1000, ('re-published after %.0f ms'):format(ms))
+  T.eq(vim.bo[buf].modified, false, 'reloaded, not edited')
+end)
+
 T.test('a .h of a C++ project, and C++ sources, do not get reductio', function()
   vim.cmd.edit(vim.fn.fnameescape(TMP .. '/cxx/list.h'))
   T.eq(vim.bo.filetype, 'cpp')

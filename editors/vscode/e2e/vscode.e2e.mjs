@@ -199,7 +199,7 @@ test('the Problems view shows the leak (source reductio, code return-local) and 
     return r.length >= 6 ? r : undefined;
   });
   const flat = rows.map((r) => r.replace(/\s+/g, ' '));
-  assert(/leaks: the last reference `copy` is lost here reductio return-local \[Ln 25, Col 9\]/.test(flat[1]), flat[1]);
+  assert(/`copy` leaks: allocated at line 21, last reference lost here reductio return-local \[Ln 25, Col 9\]/.test(flat[1]), flat[1]);
   const steps = flat.slice(2, 6);
   const want = [/Ln 21, Col 5.*allocated by `malloc`/, /Ln 22, Col 9.*branch taken: `copy != NULL`/, /Ln 24, Col 9.*branch taken: `pkt->len < 0`/, /Ln 25, Col 9.*`copy` goes out of scope/];
   want.forEach((re, i) => assert(re.test(steps[i]), `step ${i + 1}: ${steps[i]}`));
@@ -224,7 +224,7 @@ test('"Prove no leak here" from the command palette answers "Leak" with the leak
   await page.locator('.monaco-editor .view-lines').first().click();
   await goTo(25, 9);
   await command('reductio: Prove no leak here');
-  await notification(/^reductio: Leak: memory allocated at .*error-path-leak\.c:21 leaks: the last reference `copy` is lost here\./);
+  await notification(/^reductio: `copy` leaks: allocated at line 21, last reference lost here\./);
 });
 
 test('"Show Trace" on that answer peeks the 4 trace locations', async () => {
@@ -275,7 +275,7 @@ test('the light bulb offers the server\'s "Prove no leak here" and "Show leak tr
     throw new Error(`no code action ${title}`);
   };
   await pick('Prove no leak here');
-  await notification(/^reductio: Leak: memory allocated at .*`copy` is lost here\./);
+  await notification(/^reductio: `copy` leaks: allocated at line 21, last reference lost here\./);
   await pick('Show leak trace of `copy`');
   const peek = page.locator('.peekview-widget');
   await peek.waitFor({ state: 'visible', timeout: TIMEOUT });

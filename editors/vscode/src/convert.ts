@@ -118,3 +118,24 @@ export function displayPath(file: string, root: string | undefined): string {
   const rel = path.relative(root, file);
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }
+
+/**
+ * The server's hover without the traces VS Code already shows. The hover has one block per
+ * verdict (blocks separated by a blank line); a leak's block is its message, then its trace
+ * steps. When that leak's diagnostic is under the cursor, VS Code's own hover shows the
+ * diagnostic's related information (the same trace) right above ours: keep the block's first
+ * line only, so the trace is shown once.
+ */
+export function dropDiagnosedTraces(markdown: string, diagnosticMessages: readonly string[]): string {
+  if (diagnosticMessages.length === 0) {
+    return markdown;
+  }
+  return markdown
+    .split('\n\n')
+    .map((block) => {
+      const [first, ...rest] = block.split('\n');
+      const shown = diagnosticMessages.some((m) => m !== '' && first.startsWith(m));
+      return shown && rest.length > 0 ? first.replace(/ {2}$/, '') : block;
+    })
+    .join('\n\n');
+}

@@ -18,6 +18,7 @@ import { openPathSettingCommand, PATH_SETTING_QUERY, resolveServer, serverExecut
 import { formatCheckSummary, groupByFile, runCheck } from './check';
 import {
   displayPath,
+  dropDiagnosedTraces,
   proveParams,
   proveParamsFromArgs,
   ProveParams,
@@ -178,6 +179,30 @@ async function startClient(): Promise<void> {
         published.add(uri.toString());
         workspaceDiagnostics.delete(uri);
         next(uri, diagnostics);
+      },
+      async provideHover(document, position, token, next) {
+        const hover = await next(document, position, token);
+        if (!hover) {
+          return hover;
+        }
+        // VS Code shows the leak diagnostics under the cursor, with their related information
+        // (the trace), in the same hover: the server's hover keeps only their message line.
+        const shown = vscode.languages
+          .getDiagnostics(document.uri)
+          .filter((d) => d.source === 'reductio' && d.range.contains(position) && (d.relatedInformation?.length ?? 0) > 0)
+          .map((d) => d.message);
+        if (shown.length === 0) {
+          return hover;
+        }
+        const contents = hover.contents.map((c) => {
+          if (c instanceof vscode.MarkdownString) {
+            const md = new vscode.MarkdownString(dropDiagnosedTraces(c.value, shown));
+            md.isTrusted = c.isTrusted;
+            return md;
+          }
+          return c;
+        });
+        return new vscode.Hover(contents, hover.range);
       },
       async executeCommand(command, args, next) {
         // The server's code actions "Prove no leak here" and "Show leak trace of `p`" carry

@@ -148,6 +148,7 @@ export function verdictClause(v: Verdict): string {
   const name = v.variable ? `\`${v.variable}\`` : 'this value';
   switch (v.verdict) {
     case 'leak':
+      // The server's message starts with the variable: "`copy` leaks: allocated at line 21, …".
       return v.message || `${name} leaks`;
     case 'proved': {
       const [first] = v.trace;
@@ -187,7 +188,7 @@ export function summarizeProve(verdicts: readonly Verdict[]): ProveSummary {
     const rest = clauses.slice(1);
     return {
       outcome: 'leak',
-      text: `Leak: ${clauses[0]}.${rest.length ? ` Also: ${rest.join('; ')}.` : ''}`,
+      text: `${clauses[0]}.${rest.length ? ` Also: ${rest.join('; ')}.` : ''}`,
     };
   }
   if (worst === 'unproved') {

@@ -7,7 +7,7 @@ use super::positions::function_loc;
 use super::program::DbProgram;
 use crate::probe::{self, ProbeKind, ProbeSite, Unproved, Verdict};
 use crate::syntax::TextRange;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A location in a file: 1-based line and byte column, as the JSON output writes it, and the
 /// same span as byte offsets in the file's text, for the outputs that place it in the text
@@ -118,10 +118,7 @@ pub(super) fn make_finding(
         }
         Verdict::Leak { allocation, trace } => {
             let alloc: Vec<SourceLoc> = allocation.iter().map(to_loc).collect();
-            let at = alloc
-                .last()
-                .map(|a| format!("{}:{}", a.file.display(), a.line))
-                .unwrap_or_default();
+            let message = leak_message(var, alloc.last(), &loc.file, None);
             let steps = trace
                 .iter()
                 .map(|s| Step {
@@ -129,13 +126,7 @@ pub(super) fn make_finding(
                     note: s.note.clone(),
                 })
                 .collect();
-            (
-                VerdictKind::Leak,
-                format!("memory allocated at {at} leaks: the last reference `{var}` is lost here"),
-                None,
-                alloc,
-                steps,
-            )
+            (VerdictKind::Leak, message, None, alloc, steps)
         }
         Verdict::Unproved(u) => {
             let msg = match u {
@@ -189,5 +180,60 @@ pub(super) fn make_finding(
         allocation,
         trace,
         transfers: result.transfers,
+    }
+}
+
+/// A leak's message, worded so that it reads well where editors cut it short (one line of the
+/// Problems panel, Neovim's virtual text): the variable and the line first ("`copy` leaks:
+/// allocated at line 21, last reference lost here"). An allocation in another file is named by
+/// its path, relative to `base` when it lies under it.
+pub fn leak_message(
+    variable: &str,
+    allocation: Option<&SourceLoc>,
+    here: &Path,
+    base: Option<&Path>,
+) -> String {
+    let who = if variable.is_empty() {
+        "memory".to_string()
+    } else {
+        format!("`{variable}`")
+    };
+    match allocation {
+        Some(a) if a.file == here => {
+            format!(
+                "{who} leaks: allocated at line {}, last reference lost here",
+                a.line
+            )
+        }
+        Some(a) => format!(
+            "{who} leaks: allocated at {}:{}, last reference lost here",
+            display_path(&a.file, base),
+            a.line
+        ),
+        None => format!("{who} leaks: last reference lost here"),
+    }
+}
+
+/// `path` as messages show it: relative to `base` when it lies under it, else as it is; `/`
+/// as the separator on every platform.
+pub fn display_path(path: &Path, base: Option<&Path>) -> String {
+    let shown = base
+        .and_then(|b| path.strip_prefix(b).ok())
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(path);
+    shown.to_string_lossy().replace('\\', "/")
+}
+
+impl Finding {
+    /// [`Finding::message`] with the path it may name (a leak's allocation in another file)
+    /// relative to `base`: the workspace folder in an editor, the current directory on the
+    /// CLI. The other messages name no file.
+    pub fn message_relative_to(&self, base: Option<&Path>) -> String {
+        match self.verdict {
+            VerdictKind::Leak => {
+                leak_message(&self.variable, self.allocation.last(), &self.loc.file, base)
+            }
+            _ => self.message.clone(),
+        }
     }
 }

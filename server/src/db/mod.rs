@@ -31,16 +31,20 @@
 //! whole program
 //!   body ─► call_sites(f), arity(f)
 //!   call_sites + arity + resolve_function + function_ids ─► call_graph (ws) ─► callers_of(f)
+//!                                                            call_graph ─► indirect_targets (ws)
 //!   body + type_env + resolve_function ─► type_facts(f) ─► type_classes (ws)
-//!   body + type_env + type_classes + resolve_function ─► own_mod(f) ─► mod_table (ws)
+//!   body + type_env + type_classes + resolve_function ─► own_mod(f) ─► mod_table (ws) ─► mod_of(f)
+//!   body + resolve_function + function_ids ─► never_returning (ws) ─► never_returns_of(f)
 //! per-function passes
 //!   body ─► temp_deaths(f), fresh_writes(f)
 //! probes
 //!   body + type_env + resolve_function + Settings.config ─► engine_probes(f)
 //!   engine_probes + lowered ─► function_probes(f)                 (with source ranges)
 //!   engine_probes + DbProgram + Settings.config ─► probe_outcome(f, i)
-//!       DbProgram reads: body, temp_deaths, fresh_writes, callers_of, call_graph, type_env,
-//!       type_classes, mod_table, all_functions, function_ids, resolve_function
+//!       DbProgram reads: body, temp_deaths, fresh_writes, callers_of, indirect_targets,
+//!       type_env, type_classes, mod_of, never_returns_of, all_functions, function_ids,
+//!       resolve_function (per-function projections where a whole-program table would make
+//!       every probe re-run when one function's entry changes)
 //!   probe_outcome + function_probes + lowered + placement ─► probe_verdict(f, i)  (a Finding)
 //!   file_functions + function_probes + probe_verdict ─► file_findings(file)
 //! the memory assigned here (hover, prove)
@@ -87,7 +91,7 @@ pub use assigned::{
     assignments_at_line, function_assignments,
 };
 pub use database::{Database, Db};
-pub use finding::{Finding, SourceLoc, Step, VerdictKind};
+pub use finding::{Finding, SourceLoc, Step, VerdictKind, display_path, leak_message};
 pub use front_end::{
     Function, body, file_decls, file_functions, file_syntax_items, global_inits, library_model,
     lowered, parsed, type_env,
@@ -101,5 +105,6 @@ pub use probes::{
 pub use program::{fresh_writes, temp_deaths};
 pub use whole_program::{
     CallGraph, CallSites, FunctionFact, arity, call_graph, call_sites, callers_of, function_facts,
-    mod_table, never_returning, own_mod, type_classes, type_facts,
+    indirect_targets, mod_of, mod_table, never_returning, never_returns_of, own_mod, type_classes,
+    type_facts,
 };

@@ -5,7 +5,7 @@
 use super::database::Db;
 use super::front_end::{Function, body, type_env};
 use super::names::{all_functions, function_ids, resolve_function};
-use super::whole_program::{call_graph, callers_of, mod_table, never_returning, type_classes};
+use super::whole_program::{callers_of, indirect_targets, mod_of, never_returns_of, type_classes};
 use crate::ir::{FunctionIr, NodeId, TypeEnv};
 use crate::probe::{self, FuncId};
 use crate::regions::{ModSet, TypeClasses};
@@ -67,8 +67,10 @@ impl probe::Program for DbProgram<'_> {
         callers_of(self.db, self.funcs[f as usize]).as_ref().clone()
     }
     fn indirect_targets(&self, arity: usize) -> Vec<FuncId> {
-        let g = call_graph(self.db, self.db.workspace());
-        g.taken_by_arity.get(&arity).cloned().unwrap_or_default()
+        indirect_targets(self.db, self.db.workspace())
+            .get(&arity)
+            .cloned()
+            .unwrap_or_default()
     }
     fn env(&self) -> &TypeEnv {
         &self.env
@@ -77,18 +79,16 @@ impl probe::Program for DbProgram<'_> {
         &self.classes
     }
     fn never_returns(&self, f: FuncId) -> Option<Option<String>> {
-        never_returning(self.db, self.db.workspace())
-            .get(&f)
-            .cloned()
+        never_returns_of(self.db, *self.funcs.get(f as usize)?)
     }
     fn mod_set(&self, f: FuncId) -> Arc<ModSet> {
-        let t = mod_table(self.db, self.db.workspace());
-        t.get(f as usize).cloned().unwrap_or_else(|| {
-            Arc::new(ModSet {
+        match self.funcs.get(f as usize) {
+            Some(g) => mod_of(self.db, *g),
+            None => Arc::new(ModSet {
                 all: true,
                 ..Default::default()
-            })
-        })
+            }),
+        }
     }
     fn checkpoint(&self) {
         self.db.unwind_if_revision_cancelled();

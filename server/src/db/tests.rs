@@ -100,6 +100,54 @@ fn a_layout_edit_inside_a_function_reruns_no_probe() {
     );
 }
 
+/// Probes read one function's MOD set at a time (`mod_of`), not the whole table: an edit that
+/// changes what `helper` writes re-runs the probes that summarised a call of `helper`, and not
+/// those of `b`, which only summarised `other`.
+#[test]
+fn a_changed_mod_set_reruns_only_the_probes_that_read_it() {
+    const SRC: &str = "#include <stdlib.h>\n\
+                       char *gp;\n\
+                       int g;\n\
+                       void other(void) { g = 1; }\n\
+                       void helper(void) { }\n\
+                       void a(void) { gp = malloc(1); helper(); gp = 0; }\n\
+                       void b(void) { gp = malloc(1); other(); gp = 0; }\n";
+    let mut db = Database::with_execution_log(Config::default());
+    let file = db.add_file("t.c".into(), SRC.into());
+    let before = file_findings(&db, file);
+    let probes_of = |db: &Database, name: &str| {
+        let f = file_functions(db, file)
+            .iter()
+            .copied()
+            .find(|f| f.name(db) == name)
+            .unwrap();
+        function_probes(db, f).len()
+    };
+    let (in_a, in_b) = (probes_of(&db, "a"), probes_of(&db, "b"));
+    assert!(in_a > 0 && in_b > 0);
+    db.enable_log();
+    db.take_log();
+    db.set_file_text(
+        file,
+        SRC.replace("void helper(void) { }", "void helper(void) { g = 2; }"),
+    );
+    let after = file_findings(&db, file);
+    let log = db.take_log();
+    let count = |q: &str| {
+        log.iter()
+            .filter(|e| e.starts_with(&format!("execute {q}(")))
+            .count()
+    };
+    assert_eq!(count("mod_table"), 1, "helper's MOD set changed: {log:?}");
+    let rerun = count("probe_outcome");
+    // Of a's two probes, only `gp = 0` explores back through `helper()` (the allocation's
+    // probe starts before it); b's probes read `other`'s set, unchanged. With the whole table
+    // read by every probe, b's `gp = 0` re-ran too.
+    assert_eq!(rerun, 1, "`a` has {in_a} probes, `b` {in_b}: {log:?}");
+    let verdicts = |v: &[Arc<Finding>]| v.iter().map(|f| f.verdict).collect::<Vec<_>>();
+    assert_eq!(verdicts(&before), verdicts(&after));
+}
+
 /// A block stays fresh until its pointer (or an address inside it) is copied anywhere:
 /// writes into it before that are fresh writes, writes after are not.
 #[test]

@@ -178,6 +178,43 @@ pub fn mod_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<Arc<ModSet>>> {
     Arc::new(regions::transitive_mod(&own))
 }
 
+/// One function's transitive MOD set (everything, for a function not in the workspace).
+/// Probes read this projection, not [`mod_table`]: when an edit changes some functions' sets
+/// (adding a `free` to a function changes its callers' too), only the probes that consulted
+/// one of those re-run; the rest are verified against the unchanged projections they read.
+#[salsa::tracked(returns(clone))]
+pub fn mod_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<ModSet> {
+    let ws = db.workspace();
+    let table = mod_table(db, ws);
+    function_ids(db, ws)
+        .get(&f)
+        .and_then(|&i| table.get(i as usize).cloned())
+        .unwrap_or_else(|| {
+            Arc::new(ModSet {
+                all: true,
+                ..Default::default()
+            })
+        })
+}
+
+/// Whether one function never returns, and why: [`never_returning`]'s entry for it, read by
+/// probes instead of the whole map (same reason as [`mod_of`]).
+#[salsa::tracked(returns(clone))]
+pub fn never_returns_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Option<Option<String>> {
+    let ws = db.workspace();
+    let i = *function_ids(db, ws).get(&f)?;
+    never_returning(db, ws).get(&i).cloned()
+}
+
+/// The address-taken functions by arity: [`CallGraph::taken_by_arity`], which the probes that
+/// meet an indirect call read. A projection of the call graph, so that an edit that changes
+/// only direct calls (or merely renumbers a body's nodes, which every inserted statement does)
+/// does not re-run them.
+#[salsa::tracked(returns(clone))]
+pub fn indirect_targets(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<usize, Vec<u32>>> {
+    Arc::new(call_graph(db, ws).taken_by_arity.clone())
+}
+
 /// The functions with a body that never return, by index in `all_functions`, each with the
 /// reason: the callee that ends its paths (`exit`, `abort`, a project's own `fatal`, …), or
 /// none when it loops forever. A function never returns when no path from its entry reaches

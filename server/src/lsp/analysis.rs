@@ -31,9 +31,39 @@ pub struct FileCtx {
     pub enc: PositionEncoding,
     /// URIs of the open documents, as the client spelled them.
     pub open_uris: Arc<HashMap<PathBuf, Uri>>,
+    /// The workspace folders: messages name files relative to the folder that holds them.
+    pub roots: Arc<Vec<PathBuf>>,
 }
 
 impl FileCtx {
+    /// The workspace folder that holds `path` (the innermost), else the directory of this
+    /// file: what the paths shown in messages are relative to.
+    fn base_for(&self, path: &Path) -> Option<&Path> {
+        self.roots
+            .iter()
+            .filter(|r| path.starts_with(r))
+            .max_by_key(|r| r.as_os_str().len())
+            .map(PathBuf::as_path)
+            .or_else(|| self.path.parent())
+    }
+
+    /// A finding's message with the file it names relative to its workspace folder.
+    pub fn message(&self, f: &Finding) -> String {
+        let base = f.allocation.last().and_then(|a| self.base_for(&a.file));
+        f.message_relative_to(base)
+    }
+
+    /// How a step's place is shown: `line 21` in this file, `other.c:21` (relative to its
+    /// workspace folder) in another.
+    fn place(&self, loc: &SourceLoc) -> String {
+        if loc.file == self.path {
+            format!("line {}", loc.line)
+        } else {
+            let shown = db::display_path(&loc.file, self.base_for(&loc.file));
+            format!("{shown}:{}", loc.line)
+        }
+    }
+
     fn uri_for(&self, path: &Path) -> Option<Uri> {
         self.open_uris
             .get(path)
@@ -66,6 +96,42 @@ impl<'a> Texts<'a> {
         let index = db::line_index(d, file);
         Some(convert::text_range(file.text(d), &index, loc.range, enc))
     }
+}
+
+/// Runs the probes of `file` on all the analysis threads, so that the `file_findings` that
+/// follows finds them done. After an edit, every probe of the edited function runs again (its
+/// body changed), and after a change to a MOD set or the call graph, every probe that read it:
+/// one thread alone would take their sum (a second on a big function of lighttpd's
+/// `gw_backend.c`), the pool divides it by its size. Runs on a pool thread (a job): the
+/// parallel iterator shares that pool. Each worker works on its own clone of the snapshot (a
+/// database handle is not `Sync`); a salsa cancellation in one worker ends them all and
+/// reaches the job as `Cancelled`.
+pub fn warm_file_probes(db: &Database, file: SourceFile) {
+    use rayon::prelude::*;
+    let d: &dyn Db = db;
+    let work: Vec<(usize, u32)> = db::file_functions(d, file)
+        .iter()
+        .enumerate()
+        .flat_map(|(j, f)| (0..db::function_probes(d, *f).len() as u32).map(move |k| (j, k)))
+        .collect();
+    if work.len() < 2 {
+        return;
+    }
+    let shared = std::sync::Mutex::new(db.clone());
+    work.par_iter().for_each_init(
+        || {
+            shared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clone()
+        },
+        |db, &(j, k)| {
+            let d: &dyn Db = db;
+            if let Some(f) = db::file_functions(d, file).get(j) {
+                let _ = db::probe_verdict(d, *f, k);
+            }
+        },
+    );
 }
 
 /// The leak diagnostics of one file: source `reductio`, code = probe kind, related information
@@ -114,7 +180,7 @@ fn diagnostic(f: &Finding, texts: &Texts<'_>, ctx: &FileCtx) -> Option<Diagnosti
         severity: Some(DiagnosticSeverity::WARNING),
         code: Some(NumberOrString::String(f.probe.as_str().to_string())),
         source: Some("reductio".into()),
-        message: f.message.clone(),
+        message: ctx.message(f),
         related_information: Some(related),
         data: Some(json!({"variable": f.variable, "function": f.loc.function})),
         ..Default::default()
@@ -215,7 +281,7 @@ pub fn assigned_at(
 pub fn prove_text(
     hits: &[Hit],
     assigned: &[db::AssignedMemory],
-    here: &Path,
+    ctx: &FileCtx,
     markdown: bool,
 ) -> Option<String> {
     if hits.is_empty() && assigned.is_empty() {
@@ -233,7 +299,7 @@ pub fn prove_text(
         out.push_str("\nno leak probe here");
     }
     for h in hits {
-        let d = describe(&h.finding, here, markdown);
+        let d = describe(&h.finding, ctx, markdown);
         out.push('\n');
         out.push_str(&if markdown { d.replace('\n', "  \n") } else { d });
     }
@@ -244,7 +310,7 @@ pub fn prove_text(
     }
     for a in assigned {
         out.push('\n');
-        out.push_str(&crate::report::assigned_text(a, here));
+        out.push_str(&crate::report::assigned_text(a, &ctx.path));
     }
     Some(out)
 }
@@ -259,21 +325,31 @@ pub fn in_function(db: &Database, file: SourceFile, offset: u32) -> bool {
 }
 
 /// The `{verdicts: [...]}` answer of `reductio/prove` and `reductio.proveNoLeak`: the same
-/// objects as `reductio check --format json` findings.
-pub fn verdicts_json(hits: &[Hit]) -> Value {
-    json!({ "verdicts": hits.iter().map(|h| crate::report::finding_json(&h.finding)).collect::<Vec<_>>() })
+/// objects as `reductio check --format json` findings, messages naming files relative to the
+/// workspace folder.
+pub fn verdicts_json(hits: &[Hit], ctx: &FileCtx) -> Value {
+    let verdicts: Vec<Value> = hits
+        .iter()
+        .map(|h| {
+            let mut v = crate::report::finding_json(&h.finding);
+            v["message"] = json!(ctx.message(&h.finding));
+            v
+        })
+        .collect();
+    json!({ "verdicts": verdicts })
 }
 
 /// [`verdicts_json`] plus `assigned`: the memory assigned here (README, "The memory assigned
 /// here").
-pub fn prove_json(hits: &[Hit], assigned: &[db::AssignedMemory]) -> Value {
-    let mut v = verdicts_json(hits);
+pub fn prove_json(hits: &[Hit], assigned: &[db::AssignedMemory], ctx: &FileCtx) -> Value {
+    let mut v = verdicts_json(hits, ctx);
     v["assigned"] = assigned.iter().map(crate::report::assigned_json).collect();
     v
 }
 
-/// One line per verdict, for hover and for `window/showMessage`.
-pub fn describe(f: &Finding, here: &Path, markdown: bool) -> String {
+/// One verdict as text, for hover and for `window/showMessage`: a leak's message (it starts
+/// with the variable) and its trace, once; any other verdict after its variable.
+pub fn describe(f: &Finding, ctx: &FileCtx, markdown: bool) -> String {
     let code = |s: &str| {
         if markdown {
             format!("`{s}`")
@@ -281,34 +357,19 @@ pub fn describe(f: &Finding, here: &Path, markdown: bool) -> String {
             s.to_string()
         }
     };
+    let message = ctx.message(f);
     let mut out = match f.verdict {
-        VerdictKind::Leak => format!(
-            "{} ({}): leaks: {}",
-            code(&f.variable),
-            f.probe.as_str(),
-            f.message
-        ),
-        _ => format!(
-            "{} ({}): {}",
-            code(&f.variable),
-            f.probe.as_str(),
-            f.message
-        ),
+        VerdictKind::Leak => format!("{message} ({})", f.probe.as_str()),
+        _ => format!("{} ({}): {}", code(&f.variable), f.probe.as_str(), message),
     };
     if f.verdict == VerdictKind::Leak {
         for (i, step) in f.trace.iter().enumerate() {
-            let at = if step.loc.file == here {
-                format!("line {}", step.loc.line)
-            } else {
-                let name = step
-                    .loc
-                    .file
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                format!("{name}:{}", step.loc.line)
-            };
-            out.push_str(&format!("\n{}. {at}: {}", i + 1, step.note));
+            out.push_str(&format!(
+                "\n{}. {}: {}",
+                i + 1,
+                ctx.place(&step.loc),
+                step.note
+            ));
         }
     }
     out
@@ -317,7 +378,7 @@ pub fn describe(f: &Finding, here: &Path, markdown: bool) -> String {
 pub fn hover(db: &Database, ctx: &FileCtx, offset: u32) -> Option<lsp::Hover> {
     let hits = probes_at(db, ctx.file, offset, false);
     let assigned = assigned_at(db, ctx.file, offset, false);
-    let body = prove_text(&hits, &assigned, &ctx.path, true)?;
+    let body = prove_text(&hits, &assigned, ctx, true)?;
     let d: &dyn Db = db;
     let index = db::line_index(d, ctx.file);
     let text = ctx.file.text(d);

@@ -85,7 +85,9 @@ impl Session {
                 break;
             }
             let this = self.clone();
-            running.spawn(async move { this.check_file(generation, &path).await });
+            // The first file (the edited one) alone, its probes spread over the pool.
+            let first = i == 0;
+            running.spawn(async move { this.check_file(generation, &path, first).await });
             let limit = if i == 0 { 1 } else { parallel };
             while running.len() >= limit {
                 if running.join_next().await.is_none() {
@@ -109,7 +111,7 @@ impl Session {
         }
     }
 
-    async fn check_file(&self, generation: u64, path: &Path) {
+    async fn check_file(&self, generation: u64, path: &Path, parallel: bool) {
         for attempt in 0..CHECK_ATTEMPTS {
             if attempt > 0 {
                 if self.superseded(generation) {
@@ -117,14 +119,19 @@ impl Session {
                 }
                 tokio::time::sleep(Duration::from_millis(5 * attempt.min(20))).await;
             }
-            let Some((snap, ctx)) = self.world.file_snapshot(path, self.enc()) else {
+            let Some((snap, ctx)) = self.world.file_snapshot(path, self.enc(), self.roots()) else {
                 return; // the file left the workspace
             };
             let revision = snap.revision;
             let job_ctx = ctx.clone();
             let started = std::time::Instant::now();
             match self
-                .run(snap, move |db| analysis::file_diagnostics(db, &job_ctx))
+                .run(snap, move |db| {
+                    if parallel {
+                        analysis::warm_file_probes(db, job_ctx.file);
+                    }
+                    analysis::file_diagnostics(db, &job_ctx)
+                })
                 .await
             {
                 Ok(diags) => {

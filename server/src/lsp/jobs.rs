@@ -65,7 +65,8 @@ impl Session {
     ) -> Result<T> {
         let path = uri_to_path(uri);
         for _ in 0..REQUEST_ATTEMPTS {
-            let Some((snap, ctx)) = self.world.file_snapshot(&path, self.enc()) else {
+            let Some((snap, ctx)) = self.world.file_snapshot(&path, self.enc(), self.roots())
+            else {
                 return Err(Error::invalid_params(format!(
                     "unknown document {}: neither open nor in the workspace",
                     uri.as_str()

@@ -95,7 +95,12 @@ impl World {
     }
 
     /// A snapshot and everything a job on `path` needs, taken together so they agree.
-    pub fn file_snapshot(&self, path: &Path, enc: PositionEncoding) -> Option<(Snapshot, FileCtx)> {
+    pub fn file_snapshot(
+        &self,
+        path: &Path,
+        enc: PositionEncoding,
+        roots: Vec<PathBuf>,
+    ) -> Option<(Snapshot, FileCtx)> {
         let db = self.lock();
         let file = *self.files.get(path)?;
         let (uri, version) = match self.docs.get(path) {
@@ -121,6 +126,7 @@ impl World {
                 version,
                 enc,
                 open_uris: Arc::new(open_uris),
+                roots: Arc::new(roots),
             },
         ))
     }

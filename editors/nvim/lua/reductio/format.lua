@@ -82,7 +82,8 @@ function M.summary(verdicts)
   if worst == 'leak' then
     local rest = vim.list_slice(clauses, 2)
     local also = #rest > 0 and (' Also: ' .. table.concat(rest, '; ') .. '.') or ''
-    return { outcome = 'leak', text = 'Leak: ' .. clauses[1] .. '.' .. also }
+    -- The server's message starts with the variable: "`copy` leaks: allocated at line 21, …".
+    return { outcome = 'leak', text = clauses[1] .. '.' .. also }
   elseif worst == 'unproved' then
     return { outcome = 'unproved', text = 'Not proved: ' .. table.concat(clauses, '; ') .. '.' }
   end

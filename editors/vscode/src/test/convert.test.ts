@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   displayPath,
+  dropDiagnosedTraces,
   proveCommandArgs,
   proveParams,
   proveParamsFromArgs,
@@ -66,4 +67,18 @@ test('verdict files: absolute ones pass, relative ones are taken from the check 
   assert.equal(displayPath('/w/src/list.c', '/w'), 'src/list.c');
   assert.equal(displayPath('/elsewhere/x.c', '/w'), '/elsewhere/x.c');
   assert.equal(displayPath('/w/x.c', undefined), '/w/x.c');
+});
+
+test('dropDiagnosedTraces keeps only the message line of the leaks VS Code already shows', () => {
+  const hover =
+    '**reductio**\n\n' +
+    '`copy` leaks: allocated at line 21, last reference lost here (return-local)  \n1. line 21: allocated  \n2. line 25: lost\n\n' +
+    '`p` leaks: allocated at line 3, last reference lost here (assignment)  \n1. line 3: allocated';
+  assert.equal(
+    dropDiagnosedTraces(hover, ['`copy` leaks: allocated at line 21, last reference lost here']),
+    '**reductio**\n\n' +
+      '`copy` leaks: allocated at line 21, last reference lost here (return-local)\n\n' +
+      '`p` leaks: allocated at line 3, last reference lost here (assignment)  \n1. line 3: allocated',
+  );
+  assert.equal(dropDiagnosedTraces(hover, []), hover);
 });

@@ -14,7 +14,7 @@ export const LEAK_ANSWER = {
       probe: 'return-local',
       variable: 'copy',
       message:
-        'memory allocated at test-fixtures/idioms/error-path-leak.c:21 leaks: the last reference `copy` is lost here',
+        '`copy` leaks: allocated at line 21, last reference lost here',
       allocation: [{ file: 'test-fixtures/idioms/error-path-leak.c', line: 21, column: 5, function: 'packet_checksum' }],
       trace: [
         { file: 'test-fixtures/idioms/error-path-leak.c', line: 21, column: 5, note: 'allocated by `malloc`' },

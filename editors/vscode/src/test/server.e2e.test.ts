@@ -31,7 +31,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
-import { proveCommandArgs, proveParams, proveParamsFromArgs, toLspPosition } from '../convert';
+import { dropDiagnosedTraces, proveCommandArgs, proveParams, proveParamsFromArgs, toLspPosition } from '../convert';
 import { runCheck } from '../check';
 import { configurationPayload, SettingValue, toServerSettings } from '../settings';
 import { advertisesFileSummary, FILE_SUMMARY_REQUEST, FileSummarySource, statusCounts } from '../summary';
@@ -198,7 +198,7 @@ describe('the VS Code client protocol against reductio serve', { skip: BIN ? fal
     assert.ok(d, `a diagnostic on line ${leakLine}: ${JSON.stringify(diagnostics)}`);
     assert.equal(d.source, 'reductio');
     assert.equal(d.code, 'return-local');
-    assert.match(d.message, /leaks: the last reference `copy` is lost here/);
+    assert.match(d.message, /^`copy` leaks: allocated at line 21, last reference lost here$/);
     const related = d.relatedInformation ?? [];
     assert.deepEqual(
       related.map((r) => [r.location.uri, r.location.range.start.line + 1]),
@@ -208,6 +208,21 @@ describe('the VS Code client protocol against reductio serve', { skip: BIN ? fal
     assert.match(related[related.length - 1].message, /`copy` goes out of scope/);
     // Only leaks are diagnostics.
     assert.equal(diagnostics.length, 1);
+  });
+
+  // VS Code's hover shows the diagnostic with its related information (the trace) above the
+  // server's hover: the extension's hover middleware keeps only the message line of that leak.
+  test('hover on the leak: the trace once, under VS Code\'s diagnostic hover', { timeout: TIMEOUT }, async () => {
+    const hover = (await server.conn.sendRequest('textDocument/hover', proveParams(LEAK_URI, toLspPosition(leakLine, 9)))) as {
+      contents: { value: string };
+    };
+    const text = hover.contents.value;
+    const message = '`copy` leaks: allocated at line 21, last reference lost here';
+    assert.equal(text.split(message).length, 2, text);
+    assert.match(text, /allocated by `malloc`/);
+    const shown = dropDiagnosedTraces(text, [message]);
+    assert.doesNotMatch(shown, /allocated by `malloc`/);
+    assert.match(shown, /`copy` leaks: allocated at line 21, last reference lost here \(return-local\)$/);
   });
 
   // The status bar: the server's reductio/fileSummary when it has it (the counts of
@@ -252,7 +267,7 @@ describe('the VS Code client protocol against reductio serve', { skip: BIN ? fal
     assert.equal(path.resolve(REPO, leak.trace[0].file), LEAK_FILE);
     const summary = summarizeProve(verdicts);
     assert.equal(summary.outcome, 'leak');
-    assert.match(summary.text, /^Leak: memory allocated at .*error-path-leak\.c:21 leaks: the last reference `copy` is lost here\./);
+    assert.match(summary.text, /^`copy` leaks: allocated at line 21, last reference lost here\./);
   });
 
   test('reductio/prove on a safe return: proved, with where it was contradicted', { timeout: TIMEOUT }, async () => {

@@ -68,7 +68,7 @@ test('summarizeProve: a leak leads with the leak message and mentions the rest',
   assert.equal(s.outcome, 'leak');
   assert.equal(
     s.text,
-    'Leak: memory allocated at test-fixtures/idioms/error-path-leak.c:21 leaks: the last reference `copy` is lost here.' +
+    '`copy` leaks: allocated at line 21, last reference lost here.' +
       ' Also: `pkt` unproved (depends on the callers).',
   );
 });
@@ -128,7 +128,7 @@ test('formatVerdictDetails shows message, allocation path, reason and trace', ()
     formatVerdictDetails(leak, r),
     [
       'leak: `copy` (return-local) at error-path-leak.c:25:9 in packet_checksum',
-      '  memory allocated at test-fixtures/idioms/error-path-leak.c:21 leaks: the last reference `copy` is lost here',
+      '  `copy` leaks: allocated at line 21, last reference lost here',
       '  allocation: error-path-leak.c:21:5 (packet_checksum)',
       '  trace:',
       '    1. error-path-leak.c:21:5  allocated by `malloc`',

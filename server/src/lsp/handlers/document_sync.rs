@@ -6,6 +6,7 @@ use crate::config::CheckOn;
 use crate::lsp::convert::uri_to_path;
 use crate::lsp::session::Session;
 use crate::syntax::{Position, TextChange};
+use std::path::PathBuf;
 use std::sync::Arc;
 use tower_lsp_server::ls_types::*;
 
@@ -27,11 +28,10 @@ pub(crate) async fn did_change(session: &Arc<Session>, params: DidChangeTextDocu
         .world
         .change(&uri, params.text_document.version, &changes, session.enc())
     {
-        Ok(path) => {
-            if session.config().check_on == CheckOn::Change {
-                session.check_on_change(path);
-            }
-        }
+        Ok(path) => match session.config().check_on {
+            CheckOn::Change => session.check_on_change(path),
+            CheckOn::Save => check_if_equal_to_disk(session, path, params.text_document.version),
+        },
         Err(e) => {
             session
                 .log(
@@ -41,6 +41,43 @@ pub(crate) async fn did_change(session: &Arc<Session>, params: DidChangeTextDocu
                 .await;
         }
     }
+}
+
+/// `checkOn = "save"`: an edit that leaves the document equal to its file on disk is the
+/// client reloading a file changed outside the editor (a `git checkout`: editors reload an
+/// unmodified buffer and send the new text as `didChange`), or an undo back to the saved text.
+/// Either way what the user sees is the saved file, so it is checked now, as a save would be.
+/// Costs a `stat` per edit; the file is read only when its length matches the document's.
+fn check_if_equal_to_disk(session: &Arc<Session>, path: PathBuf, version: i32) {
+    let Some(len) = session.world.docs.get(&path).map(|d| d.doc.text().len()) else {
+        return;
+    };
+    let session = session.clone();
+    tokio::spawn(async move {
+        // Only files the server may read: inside the workspace folders (or a lone file's
+        // directory), symbolic links resolved.
+        if !session.may_read(&path) {
+            return;
+        }
+        let p = path.clone();
+        let disk = tokio::task::spawn_blocking(move || {
+            let meta = std::fs::metadata(&p).ok()?;
+            (meta.is_file() && meta.len() == len as u64)
+                .then(|| std::fs::read(&p).ok())
+                .flatten()
+        })
+        .await
+        .ok()
+        .flatten();
+        let Some(disk) = disk else { return };
+        let same =
+            session.world.docs.get(&path).is_some_and(|d| {
+                d.version == version && d.doc.text().as_bytes() == disk.as_slice()
+            });
+        if same {
+            session.schedule_check(vec![path]);
+        }
+    });
 }
 
 pub(crate) fn did_save(session: &Arc<Session>, params: DidSaveTextDocumentParams) {

@@ -46,10 +46,10 @@ pub(crate) async fn prove_at(
                 let hits = analysis::leaks_at(db, ctx, off);
                 let lines: Vec<String> = hits
                     .iter()
-                    .map(|h| analysis::describe(&h.finding, &ctx.path, false))
+                    .map(|h| analysis::describe(&h.finding, ctx, false))
                     .collect();
                 return Ok(ProveAnswer {
-                    json: analysis::verdicts_json(&hits),
+                    json: analysis::verdicts_json(&hits, ctx),
                     text: (!lines.is_empty()).then(|| lines.join("\n")),
                     leak: !hits.is_empty(),
                 });
@@ -59,8 +59,8 @@ pub(crate) async fn prove_at(
             let leak = hits.iter().any(|h| h.finding.verdict == VerdictKind::Leak)
                 || assigned.iter().any(|a| a.verdict == VerdictKind::Leak);
             Ok(ProveAnswer {
-                json: analysis::prove_json(&hits, &assigned),
-                text: analysis::prove_text(&hits, &assigned, &ctx.path, false),
+                json: analysis::prove_json(&hits, &assigned, ctx),
+                text: analysis::prove_text(&hits, &assigned, ctx, false),
                 leak,
             })
         })

@@ -72,6 +72,8 @@ pub(crate) async fn did_change_watched_files(
 ) {
     let mut config_changed = false;
     let mut any = false;
+    // The files that changed are checked first, then the open documents and the rest.
+    let mut changed = Vec::new();
     for event in params.changes {
         let path = uri_to_path(&event.uri);
         if path.file_name().is_some_and(|n| n == "reductio.toml") {
@@ -98,6 +100,7 @@ pub(crate) async fn did_change_watched_files(
                 .await
                 .unwrap_or_default();
             session.world.load(read);
+            changed.push(path);
             any = true;
         }
     }
@@ -105,6 +108,6 @@ pub(crate) async fn did_change_watched_files(
         any = true;
     }
     if any {
-        session.schedule_check(vec![]);
+        session.schedule_check(changed);
     }
 }
