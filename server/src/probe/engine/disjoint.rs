@@ -4,7 +4,7 @@
 //! (`unchanged_by`).
 
 use super::Engine;
-use crate::ir::NodeId;
+use crate::ir::{NodeId, Type};
 use crate::probe::FuncId;
 use crate::probe::expr::{Arena, E, EKind, Sym};
 use crate::probe::state::{Fact, PtrRel, miss};
@@ -112,8 +112,39 @@ impl<'p> Engine<'p> {
             (EKind::Field(p, f), EKind::Field(q, g)) if f == g && p != q => {
                 self.distinct_values(d, p, q)
             }
-            _ => false,
+            _ => self.distinct_members(x, y),
         }
+    }
+
+    /// Whether addresses `x` and `y` are two different members of one struct object: field
+    /// paths from the same base that part at a struct (not a union) with different member
+    /// names, `p->a.b` and `p->c` (a path that is a prefix of the other may share its first
+    /// member's address, and is not taken apart).
+    fn distinct_members(&self, x: E, y: E) -> bool {
+        let path = |a: &Arena, mut e: E| {
+            let mut fields: SmallVec<[(E, u32); 4]> = SmallVec::new();
+            while let EKind::Field(b, f) = *a.kind(e) {
+                fields.push((b, f));
+                e = b;
+            }
+            fields.reverse();
+            (e, fields)
+        };
+        let (rx, px) = path(&self.arena, x);
+        let (ry, py) = path(&self.arena, y);
+        if rx != ry {
+            return false;
+        }
+        for (&(bx, fx), &(_, fy)) in px.iter().zip(py.iter()) {
+            if fx == fy {
+                continue;
+            }
+            let env = self.arena.env();
+            let sty = env.resolve(&self.arena.ty(bx).pointee().cloned().unwrap_or_default());
+            return matches!(sty, Type::Struct(_))
+                && env.struct_def(&sty).is_some_and(|def| !def.is_union);
+        }
+        false
     }
 
     /// Whether pointer values `p` and `q` differ: one is the fresh block being written and

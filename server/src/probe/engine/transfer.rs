@@ -56,7 +56,12 @@ impl<'p> Engine<'p> {
                 .find_map(|r| self.verdict.unknown_writer(r));
         }
         f.normalize_tags();
-        self.grow_s(&mut f, &w, Some(target));
+        // A function pointer never held a reference to a heap block: writing one destroys
+        // none (this matters where a struct's fields share one region, as after a cast
+        // between struct types: `a->format_close = f;` must not make that region ⊤).
+        if !self.holds_code_pointer(e0) {
+            self.grow_s(&mut f, &w, Some(target));
+        }
         let e1_disjoint = self.disjoint(e1, &w);
         let e1_misses = self.misses(d, e1);
         let e1_hits = d.is_hit(e1);
@@ -149,6 +154,18 @@ impl<'p> Engine<'p> {
             None => out.extend(self.assign(d, e0, e1)),
         }
         out
+    }
+
+    /// Whether the location at `e0` holds a function pointer (by its static type).
+    fn holds_code_pointer(&self, e0: E) -> bool {
+        let env = self.arena.env();
+        let Some(t) = self.arena.ty(e0).pointee() else {
+            return false;
+        };
+        match env.resolve(t) {
+            Type::Pointer(inner) => matches!(env.resolve(&inner), Type::Function(_)),
+            _ => false,
+        }
     }
 
     /// `*e0 ← *src` for a value of the type `e0` points to: a struct (a call's result landing
