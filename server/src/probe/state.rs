@@ -610,7 +610,10 @@ fn constraints_unsat(a: &Arena, f: &Fact) -> bool {
         let (mut lo, mut hi) = (i64::MIN, i64::MAX);
         let mut eq: Option<i64> = None;
         let mut ne: SmallVec<[i64; 4]> = SmallVec::new();
-        if f.is_hit(e) || matches!(a.kind(e), EKind::Addr(_)) {
+        // A hit, the address of a variable, and the address of a member (`&p->f`, `&s.f`:
+        // computing it from a null `p` is undefined, and real code passes such addresses as
+        // list heads and out-parameters) are never null.
+        if f.is_hit(e) || matches!(a.kind(e), EKind::Addr(_) | EKind::Field(..)) {
             ne.push(0);
         }
         if let EKind::Int(v) = a.kind(e) {
