@@ -65,6 +65,13 @@ impl<'p> Engine<'p> {
         let e1_disjoint = self.disjoint(e1, &w);
         let e1_misses = self.misses(d, e1);
         let e1_hits = d.is_hit(e1);
+        // Storing the hit into a tagged region where it was not: the fact survives only if the
+        // written location is one of the tag locations. Where both are reached from different
+        // inputs (`*ret_val = value;` then `*ret_type = name;` for two out-parameters), that
+        // needs the caller to pass the same pointer twice: not evidence of a leak.
+        if e1_hits && !f.assumed && !d.is_hit(target) && self.needs_input_alias(d, &w, target) {
+            f.assumed = true;
+        }
         let e0_disjoint = self.disjoint(e0, &w);
         let mut h2: Vec<E> = Vec::new();
         let mut m2: Vec<E> = Vec::new();
@@ -154,6 +161,52 @@ impl<'p> Engine<'p> {
             None => out.extend(self.assign(d, e0, e1)),
         }
         out
+    }
+
+    /// Whether location `target` (written, in regions `w`) can hold a reference of fact `d`
+    /// only by being one of its tag locations reached from another input: every region of
+    /// `w` in S is tagged, no tag is `target` itself, and `target` and each tag are rooted at
+    /// different parameters or globals.
+    fn needs_input_alias(&mut self, d: &Fact, w: &RegionSet, target: E) -> bool {
+        if w.all_memory || d.regions.all_memory {
+            return false;
+        }
+        let Some(root) = self.input_root(target) else {
+            return false;
+        };
+        let mut any = false;
+        for r in w.iter() {
+            if !d.regions.contains(r) {
+                continue;
+            }
+            let tags: SmallVec<[E; 4]> = d.tags_of(r).iter().map(|(_, y)| *y).collect();
+            if tags.is_empty() {
+                return false;
+            }
+            for y in tags {
+                if y == target || self.input_root(y).is_none_or(|ry| ry == root) {
+                    return false;
+                }
+            }
+            any = true;
+        }
+        any
+    }
+
+    /// The parameter or global a location is reached from (`*p`, `p->f`, `*g`), if any.
+    fn input_root(&mut self, e: E) -> Option<Sym> {
+        let mut cur = e;
+        loop {
+            match *self.arena.kind(cur) {
+                EKind::Deref(x) | EKind::Field(x, _) => cur = x,
+                EKind::Addr(Sym::Global(g)) => return Some(Sym::Global(g)),
+                EKind::Addr(Sym::Local(f, l)) => {
+                    let b = self.body(f);
+                    return (b.local(l).kind == LocalKind::Param).then_some(Sym::Local(f, l));
+                }
+                _ => return None,
+            }
+        }
     }
 
     /// Whether the location at `e0` holds a function pointer (by its static type).
