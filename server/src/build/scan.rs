@@ -186,16 +186,11 @@ struct Frame {
 
 impl Walker<'_> {
     fn walk(&mut self, path: &Path, text: &str, depth: usize, base: Truth, main: bool) {
-        let toks = lex(text);
+        let index = self.source.directives(path, text);
         if !main && !self.guards.contains_key(path) {
-            self.guards
-                .insert(path.to_path_buf(), include_guard(text, &toks));
+            self.guards.insert(path.to_path_buf(), index.guard.clone());
         }
-        let directives: Vec<Range<usize>> = toks
-            .into_iter()
-            .filter(|t| t.kind == TokKind::Directive)
-            .map(|t| t.range)
-            .collect();
+        let directives = &index.directives;
         let mut frames: Vec<Frame> = Vec::new();
         for (k, range) in directives.iter().enumerate() {
             let d = directive::parse(text, range.clone());
@@ -477,6 +472,30 @@ impl Walker<'_> {
         }
         let joined: String = toks.iter().map(|t| &*t.text).collect();
         parse_include_operand(&joined)
+    }
+}
+
+/// The directive lines of a text and its include guard: what a walk needs of a header besides
+/// the directives' own text. Computing it lexes the whole text, so a [`FileSource`] may cache
+/// it per file ([`FileSource::directives`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DirectiveIndex {
+    pub directives: Vec<Range<usize>>,
+    pub guard: Option<String>,
+}
+
+impl DirectiveIndex {
+    pub fn of(text: &str) -> DirectiveIndex {
+        let toks = lex(text);
+        let guard = include_guard(text, &toks);
+        DirectiveIndex {
+            directives: toks
+                .into_iter()
+                .filter(|t| t.kind == TokKind::Directive)
+                .map(|t| t.range)
+                .collect(),
+            guard,
+        }
     }
 }
 

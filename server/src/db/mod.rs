@@ -63,6 +63,7 @@
 //! (placement only: `bench_edit` on `sqlite3.c`, a space typed in `renameColumnFunc`,
 //! re-places about 21,000 verdicts per keystroke).
 
+mod build;
 mod database;
 mod finding;
 mod front_end;
@@ -76,6 +77,11 @@ mod whole_program;
 #[cfg(test)]
 mod tests;
 
+pub use build::{
+    BuildMessage, DbSource, Declared, absolute, build_messages, compile_db, declared_attributes,
+    expanded_function, file_attributes, file_flags, file_headers, file_scan, inactive_ranges,
+    live_text, macro_table, program_files, shared_text, workspace_roots,
+};
 pub use database::{Database, Db};
 pub use finding::{Finding, SourceLoc, Step, VerdictKind};
 pub use front_end::{
@@ -90,6 +96,6 @@ pub use probes::{
 };
 pub use program::{fresh_writes, temp_deaths};
 pub use whole_program::{
-    CallGraph, CallSites, FunctionFact, arity, call_graph, call_sites, callers_of, function_facts,
-    mod_table, never_returning, own_mod, type_classes, type_facts,
+    CallGraph, CallSites, CallStats, FunctionFact, arity, call_graph, call_sites, call_stats,
+    callers_of, function_facts, mod_table, never_returning, own_mod, type_classes, type_facts,
 };
