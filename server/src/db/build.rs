@@ -104,13 +104,29 @@ pub fn file_flags(db: &dyn Db, file: SourceFile) -> Arc<(CompileFlags, Option<Co
         .clone()
         .unwrap_or_else(|| absolute(Path::new(".")));
     flags.merge_config(&cfg.include_dirs, &cfg.defines, &root);
-    // A GCC-compatible compiler's identity, as clang predefines it (4.2): the `#ifdef
-    // __GNUC__` arms that hold attribute macros are then decided. Flags may override it.
-    for (name, value) in [("__GNUC__", "4"), ("__GNUC_MINOR__", "2")] {
-        let named = |d: &String| d.split('=').next() == Some(name);
-        if !flags.defines.iter().any(named) && !flags.undefines.iter().any(|u| u == name) {
+    // A GCC-compatible compiler in its default mode (gnu17), as clang predefines it: the
+    // `#ifdef __GNUC__` / `__STDC_VERSION__` arms that hold attribute macros are then
+    // decided. Flags may override each.
+    let given = |flags: &CompileFlags, name: &str| {
+        flags
+            .defines
+            .iter()
+            .any(|d| d.split('=').next() == Some(name))
+            || flags.undefines.iter().any(|u| u == name)
+    };
+    for (name, value) in [
+        ("__GNUC__", "4"),
+        ("__GNUC_MINOR__", "2"),
+        ("__STDC__", "1"),
+        ("__STDC_HOSTED__", "1"),
+        ("__STDC_VERSION__", "201710L"),
+    ] {
+        if !given(&flags, name) {
             flags.defines.insert(0, format!("{name}={value}"));
         }
+    }
+    if !given(&flags, "__STRICT_ANSI__") {
+        flags.undefines.push("__STRICT_ANSI__".into());
     }
     Arc::new((flags, err))
 }
@@ -168,11 +184,13 @@ pub fn file_scan(db: &dyn Db, file: SourceFile) -> Arc<Scan> {
     ))
 }
 
-/// The macros in force for `file` (the table at the end of its translation unit): equal after
-/// a header edit that changes no definition, so expansions backdate.
+/// The macros in force for `file` that its text can reach (the table at the end of its
+/// translation unit, restricted to the names the file uses and, transitively, their
+/// bodies): equal after a header edit that changes no definition the file uses, so
+/// expansions backdate; and small, though a translation unit may see thousands of macros.
 #[salsa::tracked(returns(clone))]
 pub fn macro_table(db: &dyn Db, file: SourceFile) -> Arc<MacroTable> {
-    Arc::new(file_scan(db, file).table.clone())
+    Arc::new(file_scan(db, file).table.reachable_from(file.text(db)))
 }
 
 /// The headers `file` reaches, as inputs (those that could be read).
