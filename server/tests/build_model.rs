@@ -240,6 +240,29 @@ fn conditionals_are_decided_by_known_defines() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A macro defined only in an undecided arm that renames a C library function the library
+/// model knows is not applied: `strdup` stays an allocator.
+#[test]
+fn an_undecided_rename_of_a_library_function_is_not_applied() {
+    let dir = scratch("rename");
+    let text = "#include <string.h>\n#ifdef SOME_PLATFORM_FLAG\n#define strdup _strdup\n#endif\n\
+                #define DUP(s) strdup(s)\n\
+                void f(const char *s) {\n  char *p = DUP(s);\n  p = 0;\n}\n";
+    let path = dir.join("r.c");
+    std::fs::write(&path, text).unwrap();
+    let mut database = Database::default();
+    let file = database.add_file(path, text.to_string());
+    let db: &dyn Db = &database;
+    let findings = db::file_findings(db, file);
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.verdict == VerdictKind::Leak && f.loc.line == 8),
+        "{findings:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The `build_project` fuzz target on seed inputs made of the fixtures (each C file with each
 /// header and the project's compile database), a hostile one (include cycle, self-include,
 /// a device, a directory, exponential macros, a forced include of a device), and any

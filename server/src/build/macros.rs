@@ -214,6 +214,12 @@ impl MacroTable {
         out
     }
 
+    /// Keeps only the definitions `keep` accepts (a name dropped is simply not a macro here:
+    /// neither defined nor undefined).
+    pub fn retain(&mut self, keep: impl Fn(&MacroDef) -> bool) {
+        self.defs.retain(|_, d| keep(d));
+    }
+
     /// `#undef`; an uncertain one (in an undecided arm) leaves the name maybe-defined.
     pub fn undef(&mut self, name: &str, certain: bool) {
         if certain {

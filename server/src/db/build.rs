@@ -190,7 +190,19 @@ pub fn file_scan(db: &dyn Db, file: SourceFile) -> Arc<Scan> {
 /// expansions backdate; and small, though a translation unit may see thousands of macros.
 #[salsa::tracked(returns(clone))]
 pub fn macro_table(db: &dyn Db, file: SourceFile) -> Arc<MacroTable> {
-    Arc::new(file_scan(db, file).table.reachable_from(file.text(db)))
+    let mut table = file_scan(db, file).table.reachable_from(file.text(db));
+    // A definition seen only in an undecided arm that would rename a function the library
+    // model knows (`#define strdup _strdup` under `#ifdef _MSC_VER`) is not applied: the call
+    // keeps its modelled meaning, as without the build model.
+    let lib = crate::ir::LibraryModel::standard();
+    table.retain(|d| {
+        !d.uncertain
+            || !(crate::ir::library::known_function(&d.name).is_some()
+                || crate::ir::library::is_noreturn(&d.name)
+                || lib.allocators.contains_key(&d.name)
+                || lib.deallocators.contains_key(&d.name))
+    });
+    Arc::new(table)
 }
 
 /// The headers `file` reaches, as inputs (those that could be read).
