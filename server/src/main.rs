@@ -375,6 +375,7 @@ fn facts_command(
     Ok(ExitCode::SUCCESS)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn check_command(
     paths: Vec<PathBuf>,
     format: Format,

@@ -273,5 +273,9 @@ fn every_fixture_leak_is_named_at_its_allocation() {
         .into_iter()
         .partition(|m| KNOWN_GAPS.iter().any(|(k, _)| m.ends_with(k)));
     assert_eq!(missed, Vec::<String>::new(), "of {checked}");
-    assert_eq!(known.len(), KNOWN_GAPS.len(), "a known gap closed: {known:?}");
+    assert_eq!(
+        known.len(),
+        KNOWN_GAPS.len(),
+        "a known gap closed: {known:?}"
+    );
 }
