@@ -46,6 +46,7 @@ use crate::regions::RegionSet;
 use frames::FootprintPoint;
 use mapping::Contexts;
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 use std::sync::Arc;
 use verdict::VerdictState;
 use worklist::Worklist;
@@ -96,6 +97,9 @@ struct Caches {
     mod_regions: FxHashMap<FuncId, Option<RegionSet>>,
     /// How each function recurses by pure descent, if it does (see `sites::descent`).
     descents: FxHashMap<FuncId, Option<Arc<super::sites::Descent>>>,
+    /// Per statement of a function, the pointer values it dereferences (see
+    /// `worklist::dereferenced_values`).
+    derefs: FxHashMap<FuncId, Arc<Vec<SmallVec<[crate::ir::ExprId; 2]>>>>,
     /// The footprint of each pure-descent function, if it holds (see `footprint`).
     footprints: FxHashMap<FuncId, Option<Arc<Footprint>>>,
 }

@@ -8,15 +8,17 @@ use super::transfer::AllocResult;
 use super::verdict::{InputCondition, Outcome, cond_text};
 use super::{Ctx, Engine, SlotId};
 use crate::ir::{
-    Callee, FunctionIr, LocalId, LocalKind, NodeId, Notation, StmtKind, Type, display_stmt,
+    BinOp, Callee, ExprId, ExprKind, FunctionIr, LocalId, LocalKind, NodeId, Notation, StmtKind,
+    Type, display_stmt,
 };
 use crate::probe::expr::{E, EKind, Sym};
-use crate::probe::state::{Fact, FactIndex};
+use crate::probe::state::{Constraint, Fact, FactIndex, Rel};
 use crate::probe::{FuncId, ProbeSite, Start, Subject};
 use crate::regions::RegionSet;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// Separated facts kept at one program point before facts with the same hit regions merge
 /// regardless of their constraints (keeps loops finite).
@@ -637,12 +639,80 @@ impl<'p> Engine<'p> {
         prov: Prov,
     ) {
         let b = self.body(func);
+        let Some(fact) = self.dereferenced_nonnull(func, node, ctx, fact) else {
+            let t = self.stmt_text(func, node);
+            self.refute(
+                func,
+                node,
+                format!("`{t}` dereferences a pointer the path needs to be NULL"),
+            );
+            return;
+        };
         for &p in &b.node(node).preds {
             let Some(f) = self.after_temp_deaths(func, p, &fact) else {
                 continue;
             };
             self.insert(func, p, ctx, f, prov.clone());
         }
+    }
+
+    /// The fact before statement `node` runs, with each pointer value the statement
+    /// dereferences known to be non-null (`p` in `p->f`, `*p`, `p[i]`): a path on which it
+    /// were NULL ends there. `None` when the fact needs one of them to be NULL. Constraints
+    /// are only added while the fact carries few (`MAX_NONNULL_CONSTRAINTS`).
+    fn dereferenced_nonnull(
+        &mut self,
+        func: FuncId,
+        node: NodeId,
+        ctx: Ctx,
+        mut fact: Fact,
+    ) -> Option<Fact> {
+        let derefs = match self.caches.derefs.get(&func) {
+            Some(d) => d.clone(),
+            None => {
+                let b = self.body(func);
+                let d = Arc::new(dereferenced_values(&b));
+                self.caches.derefs.insert(func, d.clone());
+                d
+            }
+        };
+        let Some(values) = derefs.get(node.0 as usize) else {
+            return Some(fact);
+        };
+        if values.is_empty() {
+            return Some(fact);
+        }
+        let mut changed = false;
+        for &x in values {
+            let e = self.tr_in(func, ctx, x);
+            if !matches!(self.arena.kind(e), EKind::Deref(_)) {
+                continue;
+            }
+            let mut known = false;
+            for c in &fact.constraints {
+                if c.e == e {
+                    if c.rel == Rel::Eq && c.k == 0 {
+                        return None;
+                    }
+                    known |= c.rel == Rel::Ne && c.k == 0;
+                }
+            }
+            if known || fact.is_hit(e) {
+                continue;
+            }
+            if fact.constraints.len() < MAX_NONNULL_CONSTRAINTS {
+                fact.constraints.push(Constraint {
+                    e,
+                    rel: Rel::Ne,
+                    k: 0,
+                });
+                changed = true;
+            }
+        }
+        if changed {
+            fact.normalize();
+        }
+        Some(fact)
     }
 
     /// The fact right after statement `node` of `func`, before the temporaries that die there
@@ -685,4 +755,73 @@ impl<'p> Engine<'p> {
         }
         Some(cur)
     }
+}
+
+/// Constraints a fact may carry before `dereferenced_nonnull` stops adding non-null ones.
+const MAX_NONNULL_CONSTRAINTS: usize = 6;
+
+/// Per statement, the pointer values it dereferences: for each memory access `*a` (a read,
+/// or the location an assignment, allocation or call result writes), the pointer `a` is
+/// computed from once member offsets (`p->f.g`) and indexing (`p[i]`) are taken off, when
+/// that is a value loaded from memory or a variable (not the address of a variable).
+pub(super) fn dereferenced_values(b: &FunctionIr) -> Vec<SmallVec<[ExprId; 2]>> {
+    fn base(b: &FunctionIr, mut a: ExprId) -> Option<ExprId> {
+        loop {
+            match b.exprs.kind(a) {
+                ExprKind::Field(x, _) => a = *x,
+                ExprKind::Binary(BinOp::Add | BinOp::Sub, x, _) if b.exprs.ty(*x).is_pointer() => {
+                    a = *x
+                }
+                ExprKind::Deref(_) => return Some(a),
+                _ => return None,
+            }
+        }
+    }
+    fn accessed(b: &FunctionIr, a: ExprId, out: &mut SmallVec<[ExprId; 2]>) {
+        if let Some(x) = base(b, a)
+            && !out.contains(&x)
+        {
+            out.push(x);
+        }
+        reads(b, a, out);
+    }
+    fn reads(b: &FunctionIr, e: ExprId, out: &mut SmallVec<[ExprId; 2]>) {
+        match b.exprs.kind(e) {
+            ExprKind::Deref(a) => accessed(b, *a, out),
+            ExprKind::Field(x, _) => reads(b, *x, out),
+            ExprKind::Binary(_, l, r) => {
+                reads(b, *l, out);
+                reads(b, *r, out);
+            }
+            _ => {}
+        }
+    }
+    b.nodes
+        .iter()
+        .map(|n| {
+            let mut out = SmallVec::new();
+            match &n.stmt.kind {
+                StmtKind::Assign { addr, value } => {
+                    accessed(b, *addr, &mut out);
+                    reads(b, *value, &mut out);
+                }
+                StmtKind::Alloc { addr, .. } => accessed(b, *addr, &mut out),
+                StmtKind::Cond { lhs, rhs, .. } => {
+                    reads(b, *lhs, &mut out);
+                    reads(b, *rhs, &mut out);
+                }
+                StmtKind::Call { dest, args, .. } => {
+                    if let Some(d) = dest {
+                        accessed(b, *d, &mut out);
+                    }
+                    for a in args {
+                        reads(b, *a, &mut out);
+                    }
+                }
+                StmtKind::Free { ptr } => reads(b, *ptr, &mut out),
+                _ => {}
+            }
+            out
+        })
+        .collect()
 }
