@@ -43,6 +43,16 @@ fn rt() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
+/// The hover at `pos` of the document `uri`.
+async fn hover(c: &mut Client, uri: &impl serde::Serialize, pos: &Value) -> Value {
+    c.call(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": pos}),
+    )
+    .await
+    .unwrap()
+}
+
 #[test]
 fn at_the_allocation_hover_and_prove_name_the_leak_of_the_block_allocated_there() {
     rt().block_on(async {
@@ -57,13 +67,7 @@ fn at_the_allocation_hover_and_prove_name_the_leak_of_the_block_allocated_there(
         let pos = c.pos(&src, "copy = malloc", 2);
 
         // Hover: both parts, labelled; the assigned block leaks at line 25, with its trace.
-        let h = c
-            .call(
-                "textDocument/hover",
-                json!({"textDocument": {"uri": uri}, "position": pos}),
-            )
-            .await
-            .unwrap();
+        let h = hover(&mut c, &uri, &pos).await;
         let text = h["contents"]["value"].as_str().unwrap();
         let overwritten = text.find("**The value overwritten here:**").expect(text);
         let assigned = text.find("**The memory assigned here:**").expect(text);
@@ -129,13 +133,7 @@ fn at_the_allocation_hover_and_prove_name_the_leak_of_the_block_allocated_there(
 
         // At the return: its probe, and "no assignment here".
         let ret = c.pos(&src, "return -1;                              // expect", 2);
-        let h = c
-            .call(
-                "textDocument/hover",
-                json!({"textDocument": {"uri": uri}, "position": ret}),
-            )
-            .await
-            .unwrap();
+        let h = hover(&mut c, &uri, &ret).await;
         let text = h["contents"]["value"].as_str().unwrap();
         assert!(
             text.contains("**The memory assigned here:**\nno assignment here"),
@@ -151,13 +149,7 @@ fn at_the_allocation_hover_and_prove_name_the_leak_of_the_block_allocated_there(
         assert_eq!(r["assigned"], json!([]));
         // Nowhere near a probe or an assignment: no hover, and an empty answer.
         let blank = json!({"line": 0, "character": 0});
-        let h = c
-            .call(
-                "textDocument/hover",
-                json!({"textDocument": {"uri": uri}, "position": blank}),
-            )
-            .await
-            .unwrap();
+        let h = hover(&mut c, &uri, &blank).await;
         assert!(h.is_null(), "{h:#}");
         let r = c
             .call(
@@ -183,13 +175,7 @@ fn at_a_proved_allocation_hover_lists_where_the_block_is_freed() {
         c.diagnostics_for_version(&path, 1).await;
         let uri = file_uri(&path);
         let pos = c.pos(&src, "copy = malloc", 0);
-        let h = c
-            .call(
-                "textDocument/hover",
-                json!({"textDocument": {"uri": uri}, "position": pos}),
-            )
-            .await
-            .unwrap();
+        let h = hover(&mut c, &uri, &pos).await;
         let text = h["contents"]["value"].as_str().unwrap();
         assert!(
             text.contains("`copy` (line 20): never leaks: freed at lines 24, 31; NULL at line 21"),
