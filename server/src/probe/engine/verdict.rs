@@ -30,6 +30,10 @@ pub(super) struct VerdictState {
     pub(super) imprecise: Option<Reason>,
     /// The first function a path handed the block to without its body being analysed.
     pub(super) escaped: Option<(String, Loc)>,
+    /// A leak whose witness reached an entry with the path's conditions still open and went
+    /// on into the callers (the validating slot and its allocation): reported if the budget
+    /// runs out before the callers decide, dropped if every caller path contradicts it.
+    pub(super) pending_leak: Option<(SlotId, NodeId)>,
     /// The probe's node and what happens there, the last step of a leak's trace.
     pub(super) probe_func: FuncId,
     pub(super) probe_node: NodeId,
@@ -50,6 +54,7 @@ impl VerdictState {
             unsupported: None,
             imprecise: None,
             escaped: None,
+            pending_leak: None,
             probe_func: func,
             probe_node: site.node,
             probe_note: probe_note(site),
@@ -202,6 +207,13 @@ impl<'p> Engine<'p> {
 
     pub(super) fn finish(mut self) -> ProbeResult {
         let transfers = self.worklist.transfers;
+        if matches!(self.verdict.outcome, Some(Outcome::Budget(_)))
+            && let Some((slot, alloc_node)) = self.verdict.pending_leak.take()
+        {
+            // The callers did not decide the leak's conditions within the budget: the leak
+            // stands as found at the allocating function's entry.
+            self.verdict.outcome = Some(Outcome::Leak { slot, alloc_node });
+        }
         let verdict = match self.verdict.outcome.take() {
             Some(Outcome::Leak { slot, alloc_node }) => self.leak_verdict(slot, alloc_node),
             Some(Outcome::Budget(what)) => match self.verdict.input_dependent.take() {

@@ -467,6 +467,34 @@ impl<'p> Engine<'p> {
                 self.assumed_leak(loc, "this allocation");
                 return;
             }
+            let callers = self.prog.callers(func);
+            if !f.constraints.is_empty() && !callers.is_empty() {
+                // The path's conditions still constrain this function's inputs (`h == NULL`
+                // for a parameter every caller passes as `&list`): follow the witness into
+                // the callers, where the arguments may contradict them. The leak is kept as
+                // found; it is reported if the budget runs out first, and dropped only if
+                // every caller path contradicts the conditions.
+                if self.verdict.pending_leak.is_none() {
+                    self.verdict.pending_leak = Some((w, alloc_node));
+                }
+                for (cf, cn) in callers {
+                    let Some(g) = self.unmap(&f, func, Ctx::BASE, cf, cn, None) else {
+                        continue;
+                    };
+                    self.insert_preds(
+                        cf,
+                        cn,
+                        Ctx::BASE,
+                        g,
+                        Prov::Unmap {
+                            entry: id,
+                            call_node: cn,
+                            caller: None,
+                        },
+                    );
+                }
+                return;
+            }
             self.verdict.outcome = Some(Outcome::Leak {
                 slot: w,
                 alloc_node,
