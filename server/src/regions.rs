@@ -16,6 +16,10 @@
 //! location, the regions it may be in. A Steensgaard or Andersen analysis can replace this
 //! module behind the same interface.
 
+mod fresh;
+
+pub use fresh::returns_fresh;
+
 use crate::ir::{Callee, ExprId, ExprKind, FunctionIr, LocalId, StmtKind, Symbol, Type, TypeEnv};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt;
@@ -128,6 +132,8 @@ impl TypeFacts {
         };
         let mut taken = FxHashSet::default();
         collect_taken_globals(ir, &mut taken);
+        let callee_of = callee;
+        let mut fresh_results: FxHashMap<String, bool> = FxHashMap::default();
         facts.taken_globals = taken.into_iter().collect();
         for node in &ir.nodes {
             match &node.stmt.kind {
@@ -172,8 +178,17 @@ impl TypeFacts {
                     if let (Some(d), Some(r)) = (dest, callee.ret) {
                         let dty = pointee(ir, *d);
                         let rty = callee.local(r).ty.clone();
-                        let storage = Some(format!("{}::{}", callee.name, r.0));
-                        flow(&mut facts, storage, &dty, &rty);
+                        // An allocator wrapper's result is a new block each time, never a
+                        // value of some other type coming back out: no conduit.
+                        let generic = rty.pointee().map(is_generic_pointee).unwrap_or(false);
+                        let fresh = generic
+                            && *fresh_results
+                                .entry(name.clone())
+                                .or_insert_with(|| fresh::returns_fresh(&callee, callee_of));
+                        if !fresh {
+                            let storage = Some(format!("{}::{}", callee.name, r.0));
+                            flow(&mut facts, storage, &dty, &rty);
+                        }
                     }
                 }
                 _ => {}
