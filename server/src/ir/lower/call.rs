@@ -155,7 +155,35 @@ impl Builder<'_> {
                 }
             })
             .collect();
-        self.emit_call(callee, args, dest, n, range);
+        let undeclared = match &callee {
+            Callee::Direct(name) => self.declared_nowhere(name),
+            Callee::Indirect(_) => false,
+        };
+        self.emit_call(callee, args.clone(), dest, n, range);
+        if undeclared {
+            // A name declared nowhere is most often a macro seen unexpanded
+            // (`Stream_Read_UINT16(s, v)` assigns `v`): an integer lvalue passed to it may
+            // change. Without this, a condition on `v` met later would meet `v`'s old value
+            // and refute a feasible path.
+            for a in args {
+                if let ExprKind::Deref(addr) = *self.exprs.kind(a)
+                    && self.exprs.ty(a).is_scalar_number()
+                {
+                    let v = self.scalar();
+                    self.emit(StmtKind::Assign { addr, value: v }, range);
+                }
+            }
+        }
+    }
+
+    /// A called name with no declaration or definition in the workspace and unknown to the
+    /// library model.
+    fn declared_nowhere(&self, name: &str) -> bool {
+        !self.ctx.env.functions.contains_key(name)
+            && crate::ir::library::known_function(name).is_none()
+            && !crate::ir::library::is_noreturn(name)
+            && !self.ctx.lib.allocators.contains_key(name)
+            && !self.ctx.lib.deallocators.contains_key(name)
     }
 
     /// `assert(e)` (the `<assert.h>` macro, seen unexpanded), unless the file declares an
