@@ -130,6 +130,10 @@ impl<'p> Arena<'p> {
     }
 
     pub fn mk(&mut self, kind: EKind, ty: &Type) -> E {
+        let kind = match kind {
+            EKind::Field(b, n) => EKind::Field(self.uncast_base(b, n), n),
+            k => k,
+        };
         let ty = self.ty_id(ty);
         let node = ENode { kind, ty };
         if let Some(&e) = self.index.get(&node) {
@@ -140,6 +144,49 @@ impl<'p> Arena<'p> {
         self.index.insert(node, e);
         e
     }
+    /// `((T *)p)->f` where `p` holds an `S *` and `f` is in the common initial sequence of `T`
+    /// and `S` (C11 6.5.2.3: the same members, in order, up to and including `f`): the same
+    /// location as `p->f`, so one expression (an event constructor sets `ev->type` through its
+    /// own struct type, the generic free reads it through the base type).
+    fn uncast_base(&mut self, b: E, n: u32) -> E {
+        let EKind::Deref(a) = *self.kind(b) else {
+            return b;
+        };
+        let Some(natural) = self.ty(a).pointee().cloned() else {
+            return b;
+        };
+        let cast = self.ty(b).clone();
+        if natural == cast {
+            return b;
+        }
+        let env = self.env;
+        let (Some(t), Some(s)) = (
+            env.resolve(&cast).pointee().map(|t| env.resolve(t)),
+            env.resolve(&natural).pointee().map(|t| env.resolve(t)),
+        ) else {
+            return b;
+        };
+        let (Some(dt), Some(ds)) = (env.struct_def(&t), env.struct_def(&s)) else {
+            return b;
+        };
+        if dt.is_union || ds.is_union || dt.tag == ds.tag {
+            return b;
+        }
+        let name = self.string_of(n);
+        let Some(i) = dt.fields.iter().position(|f| f.name == name) else {
+            return b;
+        };
+        let common = ds.fields.len() > i
+            && dt.fields[..=i]
+                .iter()
+                .zip(&ds.fields[..=i])
+                .all(|(x, y)| x.name == y.name && env.resolve(&x.ty) == env.resolve(&y.ty));
+        if !common {
+            return b;
+        }
+        self.deref(a)
+    }
+
     pub fn int(&mut self, v: i64) -> E {
         self.mk(EKind::Int(v), &Type::Int)
     }

@@ -110,7 +110,7 @@ impl<'p> Engine<'p> {
         // whose expression becomes a constant is evaluated.
         let mut c2: SmallVec<[Constraint; 2]> = SmallVec::new();
         for c in d.constraints.clone() {
-            let Some(e2) = self.past_write(c.e, &w, target, e1) else {
+            let Some(e2) = self.past_write(d, c.e, &w, e0, e1) else {
                 continue;
             };
             match *self.arena.kind(e2) {
@@ -129,8 +129,8 @@ impl<'p> Engine<'p> {
         // Relations transform like constraints; one side becoming a number makes a constraint.
         for r in d.relations.clone() {
             let (Some(l), Some(rr)) = (
-                self.past_write(r.l, &w, target, e1),
-                self.past_write(r.r, &w, target, e1),
+                self.past_write(d, r.l, &w, e0, e1),
+                self.past_write(d, r.r, &w, e0, e1),
             ) else {
                 continue;
             };
@@ -318,8 +318,14 @@ impl<'p> Engine<'p> {
 
     /// `e` past the write `*e0 ← e1` to `w`, like a miss expression (FILTER1, FILTER4,
     /// SUBST1); `None` when the write may change it.
-    fn past_write(&mut self, e: E, w: &RegionSet, target: E, e1: E) -> Option<E> {
+    fn past_write(&mut self, d: &Fact, e: E, w: &RegionSet, e0: E, e1: E) -> Option<E> {
+        let target = self.arena.deref(e0);
         if self.disjoint(e, w) {
+            return Some(e);
+        }
+        // Another location than the written one, by the same test as FILTER1's for hits and
+        // misses (`ev->type` across `ev->code = c` where the fields share a region).
+        if self.apart_from_target(d, e, e0, w) {
             return Some(e);
         }
         if e == e1
