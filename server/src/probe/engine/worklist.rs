@@ -71,10 +71,16 @@ pub(super) struct Slot {
     pub(super) witness_of: Option<SlotId>,
 }
 
-/// `REDUCTIO_TRACE=1` prints every worklist step to stderr (for developing the analysis).
-fn trace_enabled() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("REDUCTIO_TRACE").is_some_and(|v| v == "1"))
+/// `REDUCTIO_TRACE=1` prints every worklist step to stderr (for developing the analysis);
+/// `REDUCTIO_TRACE=NAME` only the steps of probes in function `NAME` (on a whole project).
+fn trace_filter() -> Option<&'static str> {
+    static ON: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    ON.get_or_init(|| {
+        std::env::var("REDUCTIO_TRACE")
+            .ok()
+            .filter(|v| !v.is_empty() && v != "0")
+    })
+    .as_deref()
 }
 
 impl<'p> Engine<'p> {
@@ -247,7 +253,9 @@ impl<'p> Engine<'p> {
         self.cursor.witness = self.worklist.slots[id as usize].witness_of;
         self.cursor.ctx = ctx;
         let b = self.body(func);
-        if trace_enabled() {
+        if let Some(only) = trace_filter()
+            && (only == "1" || only == self.prog.function_name(self.verdict.probe_func))
+        {
             crate::probe::expr::SHOW_FRAMES.store(true, std::sync::atomic::Ordering::Relaxed);
             let text = display_stmt(&b, &b.node(node).stmt.kind, Notation::C);
             eprintln!(
