@@ -83,19 +83,183 @@ fn facts_names_the_functions_that_never_return_with_the_callee_that_stops_them()
     );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let facts = json["facts"].as_array().unwrap();
-    let named: Vec<(&str, &str)> = facts
+    let never: Vec<&serde_json::Value> = facts
         .iter()
-        .map(|f| (f["function"].as_str().unwrap(), f["fact"].as_str().unwrap()))
+        .filter(|f| f["kind"] == "never-returns")
         .collect();
     // `fatal` ends in `exit`; `xmalloc` returns when `malloc` succeeds, so it is no fact.
-    assert_eq!(named, vec![("fatal", "never returns")]);
-    assert!(facts[0]["reason"].as_str().unwrap().contains("`exit`"));
+    assert_eq!(never.len(), 1, "{facts:?}");
+    assert_eq!(never[0]["function"], "fatal");
+    assert_eq!(never[0]["fact"], "never returns");
+    assert!(never[0]["reason"].as_str().unwrap().contains("`exit`"));
 
-    // The leaking twin's `complain` returns: nothing is inferred.
+    // The leaking twin's `complain` returns: no function is found never to return.
     let twin = root().join("test-fixtures/idioms/noreturn-helper-leak.c");
     let out = reductio(&["facts", twin.to_str().unwrap(), "--format", "json"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["facts"].as_array().unwrap().len(), 0);
+    assert!(
+        json["facts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["kind"] != "never-returns")
+    );
+}
+
+/// `facts` prints the MOD summary the engine uses for calls it does not follow: what a call
+/// may write, which block types it may free, whether it allocates, and that a wrapper which
+/// only allocates changes no memory that existed before the call.
+#[test]
+fn facts_lists_what_a_call_may_write_free_and_allocate() {
+    let fixture = root().join("test-fixtures/idioms/dealloc-wrapper-ok.c");
+    let out = reductio(&["facts", fixture.to_str().unwrap(), "--format", "json"]);
+    assert!(out.status.success(), "{out:?}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let facts = json["facts"].as_array().unwrap();
+    let of = |function: &str, kind: &str| -> Vec<String> {
+        facts
+            .iter()
+            .filter(|f| f["function"] == function && f["kind"] == kind)
+            .map(|f| f["fact"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        of("node_free", "frees"),
+        ["may free blocks of type `struct node`"]
+    );
+    assert!(of("node_free", "allocates").is_empty());
+    assert!(of("node_new", "allocates").len() == 1);
+    let writes = of("node_free", "writes");
+    assert!(writes[0].contains("`next` of `struct node`"), "{writes:?}");
+    for f in facts {
+        assert!(!f["reason"].as_str().unwrap().is_empty(), "{f}");
+    }
+
+    let wrapper = root().join("test-fixtures/idioms/alloc-wrapper-ok.c");
+    let out = reductio(&["facts", wrapper.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("`xmalloc` changes no memory that existed before the call"),
+        "{text}"
+    );
+}
+
+/// A scratch directory under the target directory, emptied.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const DIE_SOURCE: &str = r#"#include <stdlib.h>
+
+void die(const char *msg);
+void platform_quit(int code);
+
+static void fatal(const char *msg)
+{
+    (void)msg;
+    platform_quit(1);
+}
+
+struct pair {
+    char *a, *b;
+};
+
+int make_pair(struct pair *out, size_t n)
+{
+    char *a = malloc(n);
+    char *b;
+
+    if (a == NULL)
+        return -1;
+    b = malloc(n);
+    if (b == NULL)
+        die("out of memory");
+    if (b == NULL)
+        return -1;
+    out->a = a;
+    out->b = b;
+    return 0;
+}
+
+int make_other(struct pair *out, size_t n)
+{
+    char *a = malloc(n);
+    char *b;
+
+    if (a == NULL)
+        return -1;
+    b = malloc(n);
+    if (b == NULL)
+        fatal("out of memory");
+    if (b == NULL)
+        return -1;
+    out->a = a;
+    out->b = b;
+    return 0;
+}
+"#;
+
+/// `noreturn = [...]` in `reductio.toml` corrects the inference: a body-less `die` and a
+/// `fatal` whose body ends in an unknown call are taken to never return, so the `return -1`
+/// after them is unreachable and the leak of `a` there is gone.
+#[test]
+fn noreturn_in_reductio_toml_turns_the_leaks_after_die_into_proofs() {
+    let dir = scratch("noreturn-key");
+    std::fs::write(dir.join("pair.c"), DIE_SOURCE).unwrap();
+    let lines_of_leaks = |out: &Output| -> Vec<u64> {
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["verdict"] == "leak")
+            .map(|f| f["line"].as_u64().unwrap())
+            .collect()
+    };
+    let out = reductio(&["check", dir.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(lines_of_leaks(&out), [27, 44]);
+
+    std::fs::write(
+        dir.join("reductio.toml"),
+        "noreturn = [\"die\", \"fatal\"]\n",
+    )
+    .unwrap();
+    let out = reductio(&["check", dir.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(lines_of_leaks(&out).is_empty());
+
+    // `facts` shows the configured function with a body, and why.
+    let out = reductio(&["facts", dir.to_str().unwrap(), "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fatal: Vec<&serde_json::Value> = json["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["function"] == "fatal")
+        .collect();
+    assert_eq!(fatal.len(), 1, "{fatal:?}");
+    assert_eq!(fatal[0]["kind"], "never-returns");
+    assert!(fatal[0]["reason"].as_str().unwrap().contains("`noreturn`"));
+
+    // A bad value is a clear error, as for every key.
+    for bad in [
+        "noreturn = \"die\"\n",
+        "noreturn = [\"die()\"]\n",
+        "noreturn = [1]\n",
+    ] {
+        std::fs::write(dir.join("reductio.toml"), bad).unwrap();
+        let out = reductio(&["check", dir.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("noreturn") || err.contains("die()"),
+            "{bad}: {err}"
+        );
+    }
 }
 
 /// `prove` at an allocation answers both questions: the value the assignment overwrites (its

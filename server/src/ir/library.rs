@@ -39,6 +39,9 @@ pub struct LibraryModel {
     pub allocators: FxHashMap<String, AllocKind>,
     /// Deallocator name → index of the freed argument.
     pub deallocators: FxHashMap<String, u32>,
+    /// The user's configured `noreturn` names (sorted): functions that never return, with or
+    /// without a body (on top of the C library's, [`is_noreturn`]).
+    pub noreturn: Vec<String>,
 }
 
 impl Default for LibraryModel {
@@ -90,6 +93,7 @@ impl LibraryModel {
         LibraryModel {
             allocators,
             deallocators,
+            noreturn: Vec::new(),
         }
     }
 
@@ -104,6 +108,28 @@ impl LibraryModel {
             m.deallocators.insert(d.clone(), 0);
         }
         m
+    }
+
+    /// [`Self::with_user`] plus the configured `noreturn` names.
+    pub fn with_noreturn(mut self, noreturn: &[String]) -> Self {
+        self.noreturn = noreturn.to_vec();
+        self.noreturn.sort_unstable();
+        self.noreturn.dedup();
+        self
+    }
+
+    /// Whether the user configured `name` as never returning (`noreturn` in `reductio.toml`).
+    pub fn configured_noreturn(&self, name: &str) -> bool {
+        self.noreturn
+            .binary_search_by(|n| n.as_str().cmp(name))
+            .is_ok()
+    }
+
+    /// Whether a call of `name` never returns by the model alone: the C library's
+    /// [`is_noreturn`] functions and the configured ones. (A project function may also be
+    /// found never to return from its body: `db::never_returning`.)
+    pub fn never_returns(&self, name: &str) -> bool {
+        is_noreturn(name) || self.configured_noreturn(name)
     }
 
     /// Return type of a library allocator (they all return `void*` or `char*` or `int`).
