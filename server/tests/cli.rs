@@ -338,12 +338,12 @@ fn leak_messages_lead_with_the_variable_and_name_other_files_relative_to_the_cur
     std::fs::create_dir_all(dir.join("src")).unwrap();
     std::fs::write(
         dir.join("src/util.c"),
-        "#include <stdlib.h>\nchar *make_buf(int n)\n{\n    char *b = malloc(n);\n    return b;\n}\n",
+        "#include <stdlib.h>\nchar *g_buf;\nchar *make_buf(int n)\n{\n    char *b = malloc(n);\n    return b;\n}\nvoid reset(void)\n{\n    g_buf = 0;\n}\n",
     )
     .unwrap();
     std::fs::write(
         dir.join("src/main.c"),
-        "#include <stdlib.h>\nchar *make_buf(int n);\nint main(void)\n{\n    char *buf = make_buf(16);\n    if (buf == 0)\n        return 1;\n    char *tmp = malloc(4);\n    if (tmp == 0)\n        return 1;\n    buf[0] = 0;\n    return 0;\n}\n",
+        "#include <stdlib.h>\nextern char *g_buf;\nchar *make_buf(int n);\nvoid reset(void);\nint main(void)\n{\n    char *buf = make_buf(16);\n    if (buf == 0)\n        return 1;\n    g_buf = malloc(8);\n    reset();\n    char *tmp = malloc(4);\n    if (tmp == 0)\n        return 1;\n    buf[0] = 0;\n    return 0;\n}\n",
     )
     .unwrap();
     // Absolute paths on the command line: the `file` fields keep them, the messages name the
@@ -368,8 +368,66 @@ fn leak_messages_lead_with_the_variable_and_name_other_files_relative_to_the_cur
     assert_eq!(
         messages,
         [
-            "`buf` leaks: allocated at src/util.c:4, last reference lost here",
-            "`tmp` leaks: allocated at line 8, last reference lost here",
+            // Allocated inside `make_buf` (in util.c): named by the call in `main`.
+            "`buf` leaks: allocated by `make_buf` at line 7, last reference lost here",
+            // Lost in util.c's `reset`, allocated in main.c: named relative to the directory.
+            "`g_buf` leaks: allocated at src/main.c:10, last reference lost here",
+            "`tmp` leaks: allocated at line 12, last reference lost here",
         ]
+    );
+}
+
+/// A block allocated inside a wrapper is named in the headline by the call in the user's
+/// function (the outermost call of the allocation path), not by the wrapper's `malloc`; the
+/// JSON keeps the whole path in `allocation` and adds `allocated_by`. A direct allocation
+/// keeps the old wording and has no `allocated_by`.
+#[test]
+fn a_leak_allocated_in_a_wrapper_names_the_call_in_the_users_function() {
+    let out = reductio(&[
+        "check",
+        "--format",
+        "json",
+        "test-fixtures/idioms/alloc-wrapper-leak.c",
+        "test-fixtures/idioms/error-path-leak.c",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = v["findings"].as_array().unwrap();
+    let p = findings
+        .iter()
+        .find(|f| f["variable"] == "p" && f["function"] == "norm2")
+        .expect("the leak of `p` in norm2");
+    assert_eq!(
+        p["message"],
+        "`p` leaks: allocated by `point_new` at line 36, last reference lost here"
+    );
+    assert_eq!(p["allocated_by"], "point_new");
+    let path: Vec<(u64, &str)> = p["allocation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["line"].as_u64().unwrap(), a["function"].as_str().unwrap()))
+        .collect();
+    assert_eq!(path, [(36, "norm2"), (27, "point_new"), (18, "xmalloc")]);
+    let copy = findings
+        .iter()
+        .find(|f| f["variable"] == "copy")
+        .expect("the leak of `copy`");
+    assert_eq!(
+        copy["message"],
+        "`copy` leaks: allocated at line 21, last reference lost here"
+    );
+    assert!(copy.get("allocated_by").is_none());
+
+    // The text headline and its "allocated here" label point at the user's call.
+    let out = reductio(&["check", "test-fixtures/idioms/alloc-wrapper-leak.c"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("`p` leaks: allocated by `point_new` at line 36"),
+        "{text}"
+    );
+    assert!(
+        text.contains("36 |     struct point *p = point_new(x, y);"),
+        "{text}"
     );
 }

@@ -49,7 +49,7 @@ impl FileCtx {
 
     /// A finding's message with the file it names relative to its workspace folder.
     pub fn message(&self, f: &Finding) -> String {
-        let base = f.allocation.last().and_then(|a| self.base_for(&a.file));
+        let base = f.headline_allocation().and_then(|a| self.base_for(&a.file));
         f.message_relative_to(base)
     }
 
