@@ -431,3 +431,30 @@ fn a_leak_allocated_in_a_wrapper_names_the_call_in_the_users_function() {
         "{text}"
     );
 }
+
+/// Trace notes and messages quote the source (`fputs(msg, stderr) != EOF`), never the IR's
+/// temporaries (`$t{…}`), on every fixture, leaks and unproved probes alike.
+#[test]
+fn no_trace_over_the_fixtures_shows_ir_temporaries() {
+    let out = reductio(&["check", "--format", "json", "--all", "test-fixtures"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("$t{"), "IR syntax in the output");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let notes: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["trace"].as_array().unwrap())
+        .map(|s| s["note"].as_str().unwrap())
+        .collect();
+    // A call's result tested in a condition is quoted as the call.
+    assert!(
+        notes.contains(&"branch taken: `fputs(msg, stderr) != EOF`"),
+        "{notes:#?}"
+    );
+    assert!(
+        notes.contains(&"branch taken: `strvec_push(v, copy) < 0`"),
+        "{notes:#?}"
+    );
+}
