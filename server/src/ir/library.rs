@@ -2,7 +2,8 @@
 //!
 //! Two halves, read by two layers:
 //! - [`LibraryModel`]: which calls allocate and which free (the C library's allocators and
-//!   `free`, plus the user's configured `allocators`/`deallocators`). The lowering turns these
+//!   `free`, plus the user's configured `allocators`/`deallocators`), and the configured
+//!   `noreturn` names ([`LibraryModel::never_returns`]). The lowering turns these
 //!   calls into `Alloc`/`Free` statements (`ir::lower`), so the engine never sees them as calls.
 //! - [`known_function`] and [`is_noreturn`]: functions that never capture or free their
 //!   arguments, what they return, and functions that never return. The engine applies these at
