@@ -17,6 +17,8 @@ pub(super) struct DbProgram<'db> {
     pub(super) funcs: &'db [Function<'db>],
     env: Arc<TypeEnv>,
     classes: Arc<TypeClasses>,
+    /// Read once: the engine asks it at every body-less call.
+    library: Arc<crate::ir::LibraryModel>,
 }
 
 impl<'db> DbProgram<'db> {
@@ -27,6 +29,7 @@ impl<'db> DbProgram<'db> {
             funcs: all_functions(db, ws),
             env: type_env(db, ws),
             classes: type_classes(db, ws),
+            library: library_model(db, db.settings()),
         }
     }
     pub(super) fn index_of(&self, f: Function<'db>) -> Option<u32> {
@@ -82,7 +85,7 @@ impl probe::Program for DbProgram<'_> {
         never_returns_of(self.db, *self.funcs.get(f as usize)?)
     }
     fn bodyless_never_returns(&self, name: &str) -> bool {
-        library_model(self.db, self.db.settings()).never_returns(name)
+        self.library.never_returns(name)
     }
     fn mod_set(&self, f: FuncId) -> Arc<ModSet> {
         match self.funcs.get(f as usize) {
