@@ -4,6 +4,7 @@
 //! ```toml
 //! allocators = ["xmalloc", "pool_alloc"]    # return fresh memory (or NULL)
 //! deallocators = ["xfree"]                  # free their first argument
+//! noreturn = ["fatal", "die"]               # never return (a path through a call ends)
 //! unknown-calls-escape = true               # a pointer passed to an unknown function escapes
 //! exclude = ["third_party/**"]
 //! check-on = "save"                         # or "change" (editor only)
@@ -24,6 +25,9 @@ use std::fmt;
 pub struct Config {
     pub allocators: Vec<String>,
     pub deallocators: Vec<String>,
+    /// Functions that never return, whatever their body (or lack of one) shows: a call of one
+    /// ends the path. Corrects the inference of `never_returning` (issue 17).
+    pub noreturn: Vec<String>,
     pub unknown_calls_escape: bool,
     pub exclude: Vec<String>,
     pub check_on: CheckOn,
@@ -43,6 +47,7 @@ impl Default for Config {
         Config {
             allocators: vec![],
             deallocators: vec![],
+            noreturn: vec![],
             unknown_calls_escape: true,
             exclude: vec![],
             check_on: CheckOn::Save,
@@ -136,14 +141,20 @@ impl Config {
         if self.budget.regions == 0 {
             return Err(ConfigError("budget.regions must be at least 1".into()));
         }
-        for name in self.allocators.iter().chain(&self.deallocators) {
-            if name.is_empty()
-                || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                || name.starts_with(|c: char| c.is_ascii_digit())
-            {
-                return Err(ConfigError(format!(
-                    "`{name}` is not a C function name (allocators/deallocators)"
-                )));
+        for (key, names) in [
+            ("allocators", &self.allocators),
+            ("deallocators", &self.deallocators),
+            ("noreturn", &self.noreturn),
+        ] {
+            for name in names {
+                if name.is_empty()
+                    || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    || name.starts_with(|c: char| c.is_ascii_digit())
+                {
+                    return Err(ConfigError(format!(
+                        "`{name}` is not a C function name ({key})"
+                    )));
+                }
             }
         }
         for (i, rule) in self.suppress.iter().enumerate() {
@@ -191,6 +202,22 @@ mod tests {
         assert!(Config::from_toml("allocators = [\"not a name\"]").is_err());
         assert!(Config::from_toml("check-on = \"never\"").is_err());
         assert!(Config::from_toml("allocators = 3").is_err());
+    }
+
+    #[test]
+    fn noreturn_parses_and_bad_values_are_clear_errors() {
+        let c = Config::from_toml("noreturn = [\"fatal\", \"die\"]\n").unwrap();
+        assert_eq!(c.noreturn, ["fatal", "die"]);
+        let err = |t: &str| Config::from_toml(t).unwrap_err().0;
+        assert!(err("noreturn = \"fatal\"").contains("noreturn"));
+        assert!(
+            err("noreturn = [\"fatal()\"]")
+                .contains("`fatal()` is not a C function name (noreturn)")
+        );
+        assert!(err("no-return = [\"fatal\"]").contains("no-return"));
+        let j = Config::from_json(serde_json::json!({"noreturn": ["die"]})).unwrap();
+        assert_eq!(j.noreturn, ["die"]);
+        assert!(Config::from_json(serde_json::json!({"noreturn": [3]})).is_err());
     }
 
     #[test]

@@ -94,8 +94,9 @@ enum Command {
         #[arg(long)]
         config: Option<PathBuf>,
     },
-    /// Print what the analysis inferred about the project's functions, with the reason for
-    /// each (today: the functions that never return).
+    /// Print what the analysis assumes about each of the project's functions (allocator or
+    /// deallocator by configuration, never returns, what a call may write, free or allocate),
+    /// with the reason for each.
     Facts {
         /// Files or directories (default: the current directory).
         paths: Vec<PathBuf>,
@@ -270,6 +271,7 @@ fn facts_command(
                         "file": f.file.display().to_string(),
                         "line": f.line,
                         "function": f.function,
+                        "kind": f.kind,
                         "fact": f.fact,
                         "reason": f.reason,
                     })

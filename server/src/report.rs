@@ -72,6 +72,9 @@ pub fn finding_json(f: &Finding) -> Value {
     if let Some(r) = &f.reason {
         v["reason"] = json!(r);
     }
+    if let Some(by) = &f.allocated_by {
+        v["allocated_by"] = json!(by);
+    }
     v
 }
 
@@ -400,7 +403,7 @@ pub fn render_finding(f: &Finding, sources: &Sources, renderer: &Renderer) -> St
                         .span(start..end)
                         .label(last_note.as_str()),
                 );
-            if let Some(a) = f.allocation.last()
+            if let Some(a) = f.headline_allocation()
                 && a.file == f.loc.file
                 && a.line != f.loc.line
             {

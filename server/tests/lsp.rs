@@ -355,10 +355,11 @@ fn cross_file_wrapper_allocator_and_editing_the_helper_file() {
         assert_eq!(diags.len(), 1, "{diags:#?}");
         let related = diags[0]["relatedInformation"].as_array().unwrap();
         assert_eq!(related[0]["location"]["uri"], file_uri(&util_path), "allocated in util.c");
-        // An allocation in another file is named relative to the workspace folder.
+        // The block is allocated inside util.c's `make_buf`: the headline names the call in
+        // main.c (the trace above still starts at util.c's `malloc`).
         assert_eq!(
             diags[0]["message"],
-            "`buf` leaks: allocated at util.c:4, last reference lost here"
+            "`buf` leaks: allocated by `make_buf` at line 4, last reference lost here"
         );
 
         // Edit util.c in the editor so that make_buf no longer allocates: main.c updates.
@@ -551,6 +552,68 @@ fn hover_lists_the_verdicts_of_the_probes_there() {
         // Not on a probe: no hover.
         assert!(hover("int i, sum").await.is_null());
         c.shutdown().await;
+    });
+}
+
+/// Hover on a call shows what the analysis assumes about the callee, from the same facts as
+/// `reductio facts`: a project function found never to return (and why), a C library
+/// function, a function whose body is not seen (escaped), and a configured `noreturn` name.
+#[test]
+fn hover_on_a_call_shows_what_is_assumed_about_the_callee() {
+    rt().block_on(async {
+        let src = "#include <stdlib.h>\n#include <string.h>\n\nvoid log_event(const char *p);\n\n\
+                   static void fatal(const char *m)\n{\n    (void)m;\n    exit(1);\n}\n\n\
+                   int use(size_t n)\n{\n    char *p = malloc(n);\n\n    if (p == NULL)\n        \
+                   fatal(\"oom\");\n    log_event(p);\n    return (int)strlen(p);\n}\n";
+        let ws = workspace("hover-call", &[("call.c", src)]);
+        let path = ws.join("call.c");
+        for (options, log_event_noreturn) in [
+            (Value::Null, false),
+            (json!({"noreturn": ["log_event"]}), true),
+        ] {
+            let mut c = Client::start(Options::default());
+            c.initialize(Some(ws.as_path()), false, options).await;
+            c.open(&path, src).await;
+            c.diagnostics_for_version(&path, 1).await;
+            let hover = |needle: &'static str| {
+                let pos = c.pos(src, needle, 1);
+                let u = file_uri(&path);
+                let c = &c;
+                async move {
+                    let h = c
+                        .call(
+                            "textDocument/hover",
+                            json!({"textDocument": {"uri": u}, "position": pos}),
+                        )
+                        .await
+                        .unwrap();
+                    h["contents"]["value"].as_str().unwrap_or("").to_string()
+                }
+            };
+            let text = hover("fatal(\"oom\")").await;
+            assert!(
+                text.contains("**Assumed about `fatal`** (body at line 6)"),
+                "{text}"
+            );
+            assert!(text.contains("never returns"), "{text}");
+            assert!(text.contains("`exit`"), "{text}");
+            let text = hover("strlen(p)").await;
+            assert!(text.contains("Assumed about `strlen`"), "{text}");
+            assert!(
+                text.contains("keeps and frees none of its arguments"),
+                "{text}"
+            );
+            let text = hover("log_event(p);").await;
+            assert!(text.contains("Assumed about `log_event`"), "{text}");
+            if log_event_noreturn {
+                assert!(text.contains("never returns"), "{text}");
+                assert!(text.contains("listed in `noreturn`"), "{text}");
+            } else {
+                assert!(text.contains("body not seen"), "{text}");
+                assert!(text.contains("(escaped)"), "{text}");
+            }
+            c.shutdown().await;
+        }
     });
 }
 

@@ -38,6 +38,7 @@ export function fromInspect(i: Inspected | undefined): SettingValue {
 export interface ServerSettings {
   allocators?: string[];
   deallocators?: string[];
+  noreturn?: string[];
   'unknown-calls-escape'?: boolean;
   exclude?: string[];
   'check-on'?: 'save' | 'change';
@@ -50,6 +51,7 @@ export interface ServerSettings {
 export const SETTING_KEYS: ReadonlyArray<[vscodeKey: string, serverKey: string]> = [
   ['allocators', 'allocators'],
   ['deallocators', 'deallocators'],
+  ['noreturn', 'noreturn'],
   ['unknownCallsEscape', 'unknown-calls-escape'],
   ['exclude', 'exclude'],
   ['checkOn', 'check-on'],
@@ -83,7 +85,7 @@ export function toServerSettings(read: SettingReader): MappedSettings {
   const problems: string[] = [];
   const bad = (key: string, want: string) => problems.push(`reductio.${key} must be ${want}`);
 
-  for (const key of ['allocators', 'deallocators', 'exclude'] as const) {
+  for (const key of ['allocators', 'deallocators', 'noreturn', 'exclude'] as const) {
     const s = read(key);
     if (!s.isSet) {
       continue;

@@ -59,6 +59,10 @@ pub struct Finding {
     /// `input-dependent`, `budget`, `unsupported` (unproved only).
     pub reason: Option<String>,
     pub allocation: Vec<SourceLoc>,
+    /// For a leak whose block was allocated inside a callee: the function called at the
+    /// outermost call of the allocation path (`allocation[0]`, in the user's function), e.g.
+    /// `xstrdup`. The headline names it and that call instead of the wrapper's `malloc`.
+    pub allocated_by: Option<String>,
     /// For a leak, the path from the allocation; for a proof, where it was refuted.
     pub trace: Vec<Step>,
     pub transfers: u32,
@@ -73,6 +77,7 @@ pub(super) fn internal_finding(db: &dyn Db, f: Function<'_>, why: &str) -> Findi
         message: format!("unproved (internal error: {why})"),
         reason: Some("internal-error".into()),
         allocation: vec![],
+        allocated_by: None,
         trace: vec![],
         transfers: 0,
     }
@@ -96,6 +101,7 @@ pub(super) fn make_finding(
         function_loc(db, g, range)
     };
     let var = &site.variable;
+    let mut allocated_by = None;
     let (verdict, message, reason, allocation, trace) = match &result.verdict {
         Verdict::Proved { refuted_at } => {
             let steps: Vec<Step> = refuted_at
@@ -118,7 +124,20 @@ pub(super) fn make_finding(
         }
         Verdict::Leak { allocation, trace } => {
             let alloc: Vec<SourceLoc> = allocation.iter().map(to_loc).collect();
-            let message = leak_message(var, alloc.last(), &loc.file, None);
+            if allocation.len() > 1 {
+                allocated_by = allocation.first().and_then(|l| {
+                    let g = program.funcs[l.func as usize];
+                    match &lowered(db, g).nodes.get(l.node.0 as usize)?.stmt.kind {
+                        crate::ir::StmtKind::Call {
+                            callee: crate::ir::Callee::Direct(name),
+                            ..
+                        } => Some(name.clone()),
+                        _ => None,
+                    }
+                });
+            }
+            let headline = headline_allocation(&alloc, allocated_by.as_deref());
+            let message = leak_message(var, headline, &loc.file, None);
             let steps = trace
                 .iter()
                 .map(|s| Step {
@@ -178,18 +197,33 @@ pub(super) fn make_finding(
         message,
         reason,
         allocation,
+        allocated_by,
         trace,
         transfers: result.transfers,
     }
 }
 
+/// The allocation a leak's headline names: the outermost call of the allocation path when the
+/// block was allocated inside a callee (named by `by`), else the allocator call.
+fn headline_allocation<'a>(
+    allocation: &'a [SourceLoc],
+    by: Option<&'a str>,
+) -> Option<(&'a SourceLoc, Option<&'a str>)> {
+    match by {
+        Some(name) => allocation.first().map(|a| (a, Some(name))),
+        None => allocation.last().map(|a| (a, None)),
+    }
+}
+
 /// A leak's message, worded so that it reads well where editors cut it short (one line of the
 /// Problems panel, Neovim's virtual text): the variable and the line first ("`copy` leaks:
-/// allocated at line 21, last reference lost here"). An allocation in another file is named by
-/// its path, relative to `base` when it lies under it.
+/// allocated at line 21, last reference lost here"). A block allocated inside a callee is named
+/// by the call in the user's function ("allocated by `xstrdup` at line 860"), not by the
+/// wrapper's `malloc`. An allocation in another file is named by its path, relative to `base`
+/// when it lies under it.
 pub fn leak_message(
     variable: &str,
-    allocation: Option<&SourceLoc>,
+    allocation: Option<(&SourceLoc, Option<&str>)>,
     here: &Path,
     base: Option<&Path>,
 ) -> String {
@@ -198,19 +232,21 @@ pub fn leak_message(
     } else {
         format!("`{variable}`")
     };
-    match allocation {
-        Some(a) if a.file == here => {
-            format!(
-                "{who} leaks: allocated at line {}, last reference lost here",
-                a.line
-            )
-        }
-        Some(a) => format!(
-            "{who} leaks: allocated at {}:{}, last reference lost here",
+    let Some((a, by)) = allocation else {
+        return format!("{who} leaks: last reference lost here");
+    };
+    let by = by.map(|n| format!(" by `{n}`")).unwrap_or_default();
+    if a.file == here {
+        format!(
+            "{who} leaks: allocated{by} at line {}, last reference lost here",
+            a.line
+        )
+    } else {
+        format!(
+            "{who} leaks: allocated{by} at {}:{}, last reference lost here",
             display_path(&a.file, base),
             a.line
-        ),
-        None => format!("{who} leaks: last reference lost here"),
+        )
     }
 }
 
@@ -225,14 +261,25 @@ pub fn display_path(path: &Path, base: Option<&Path>) -> String {
 }
 
 impl Finding {
+    /// The allocation a leak's headline and its "allocated here" label name: the outermost
+    /// call of the allocation path when the block was allocated inside a callee
+    /// ([`Finding::allocated_by`]), else the allocator call.
+    pub fn headline_allocation(&self) -> Option<&SourceLoc> {
+        headline_allocation(&self.allocation, self.allocated_by.as_deref()).map(|(a, _)| a)
+    }
+
     /// [`Finding::message`] with the path it may name (a leak's allocation in another file)
     /// relative to `base`: the workspace folder in an editor, the current directory on the
     /// CLI. The other messages name no file.
     pub fn message_relative_to(&self, base: Option<&Path>) -> String {
         match self.verdict {
-            VerdictKind::Leak => {
-                leak_message(&self.variable, self.allocation.last(), &self.loc.file, base)
-            }
+            VerdictKind::Leak => leak_message(
+                &self.variable,
+                self.headline_allocation()
+                    .map(|a| (a, self.allocated_by.as_deref())),
+                &self.loc.file,
+                base,
+            ),
             _ => self.message.clone(),
         }
     }

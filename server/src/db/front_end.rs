@@ -72,7 +72,7 @@ pub fn type_env(db: &dyn Db, ws: Workspace) -> Arc<TypeEnv> {
 #[salsa::tracked(returns(clone))]
 pub fn library_model(db: &dyn Db, settings: Settings) -> Arc<LibraryModel> {
     let c = settings.config(db);
-    Arc::new(LibraryModel::with_user(&c.allocators, &c.deallocators))
+    Arc::new(LibraryModel::with_user(&c.allocators, &c.deallocators).with_noreturn(&c.noreturn))
 }
 
 /// The lowered IR and CFG of one function.

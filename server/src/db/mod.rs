@@ -74,6 +74,7 @@
 
 mod assigned;
 mod database;
+mod facts;
 mod finding;
 mod front_end;
 mod inputs;
@@ -91,6 +92,9 @@ pub use assigned::{
     assignments_at_line, function_assignments,
 };
 pub use database::{Database, Db};
+pub use facts::{
+    CallAt, CalleeFacts, Fact, FunctionFact, call_at, callee_facts, facts_of, function_facts,
+};
 pub use finding::{Finding, SourceLoc, Step, VerdictKind, display_path, leak_message};
 pub use front_end::{
     Function, body, file_decls, file_functions, file_syntax_items, global_inits, library_model,
@@ -104,7 +108,6 @@ pub use probes::{
 };
 pub use program::{fresh_writes, temp_deaths};
 pub use whole_program::{
-    CallGraph, CallSites, FunctionFact, arity, call_graph, call_sites, callers_of, function_facts,
-    indirect_targets, mod_of, mod_table, never_returning, never_returns_of, own_mod, type_classes,
-    type_facts,
+    CallGraph, CallSites, arity, call_graph, call_sites, callers_of, indirect_targets, mod_of,
+    mod_table, never_returning, never_returns_of, own_mod, type_classes, type_facts,
 };

@@ -3,7 +3,7 @@
 //! probe's exploration read. Also the per-function passes shared by all probes of a function.
 
 use super::database::Db;
-use super::front_end::{Function, body, type_env};
+use super::front_end::{Function, body, library_model, type_env};
 use super::names::{all_functions, function_ids, resolve_function};
 use super::whole_program::{callers_of, indirect_targets, mod_of, never_returns_of, type_classes};
 use crate::ir::{FunctionIr, NodeId, TypeEnv};
@@ -17,6 +17,8 @@ pub(super) struct DbProgram<'db> {
     pub(super) funcs: &'db [Function<'db>],
     env: Arc<TypeEnv>,
     classes: Arc<TypeClasses>,
+    /// Read once: the engine asks it at every body-less call.
+    library: Arc<crate::ir::LibraryModel>,
 }
 
 impl<'db> DbProgram<'db> {
@@ -27,6 +29,7 @@ impl<'db> DbProgram<'db> {
             funcs: all_functions(db, ws),
             env: type_env(db, ws),
             classes: type_classes(db, ws),
+            library: library_model(db, db.settings()),
         }
     }
     pub(super) fn index_of(&self, f: Function<'db>) -> Option<u32> {
@@ -78,8 +81,11 @@ impl probe::Program for DbProgram<'_> {
     fn classes(&self) -> &TypeClasses {
         &self.classes
     }
-    fn never_returns(&self, f: FuncId) -> Option<Option<String>> {
+    fn never_returns(&self, f: FuncId) -> Option<probe::NeverReturns> {
         never_returns_of(self.db, *self.funcs.get(f as usize)?)
+    }
+    fn bodyless_never_returns(&self, name: &str) -> bool {
+        self.library.never_returns(name)
     }
     fn mod_set(&self, f: FuncId) -> Arc<ModSet> {
         match self.funcs.get(f as usize) {

@@ -3,11 +3,11 @@
 //! region partition, and the transitive MOD sets the engine summarises calls with.
 
 use super::database::Db;
-use super::front_end::{Function, body, type_env};
+use super::front_end::{Function, body, library_model, type_env};
 use super::inputs::Workspace;
 use super::names::{all_functions, function_ids, resolve_function};
 use crate::ir::{Callee, ExprKind, NodeId, StmtKind, Symbol};
-use crate::probe;
+use crate::probe::{self, NeverReturns};
 use crate::regions::{self, CalleeKind, ModSet, TypeClasses};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
@@ -145,11 +145,12 @@ pub fn own_mod<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<(ModSet, Vec<u32>)
     let classes = type_classes(db, ws);
     let index = function_ids(db, ws);
     let file = f.file(db);
+    let lib = library_model(db, db.settings());
     let classify = |name: &str| match resolve_function(db, file, name) {
         Some(_) => CalleeKind::Body,
         None => match crate::ir::library::known_function(name) {
             Some(k) => CalleeKind::Library(k.writes_first_argument),
-            None if crate::ir::library::is_noreturn(name) => CalleeKind::Library(false),
+            None if lib.never_returns(name) => CalleeKind::Library(false),
             None => CalleeKind::Unknown,
         },
     };
@@ -200,7 +201,7 @@ pub fn mod_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<ModSet> {
 /// Whether one function never returns, and why: [`never_returning`]'s entry for it, read by
 /// probes instead of the whole map (same reason as [`mod_of`]).
 #[salsa::tracked(returns(clone))]
-pub fn never_returns_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Option<Option<String>> {
+pub fn never_returns_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Option<NeverReturns> {
     let ws = db.workspace();
     let i = *function_ids(db, ws).get(&f)?;
     never_returning(db, ws).get(&i).cloned()
@@ -216,22 +217,29 @@ pub fn indirect_targets(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<usize, Vec<
 }
 
 /// The functions with a body that never return, by index in `all_functions`, each with the
-/// reason: the callee that ends its paths (`exit`, `abort`, a project's own `fatal`, …), or
-/// none when it loops forever. A function never returns when no path from its entry reaches
-/// its exit once calls to functions that never return end their paths (`probe::sites::
+/// reason: the callee that ends its paths (`exit`, `abort`, a project's own `fatal`, …), a
+/// loop, or the user's `noreturn` list. A function never returns when no path from its entry
+/// reaches its exit once calls to functions that never return end their paths (`probe::sites::
 /// can_return`); found by a fixpoint over the workspace, the C library's `is_noreturn`
-/// functions as the seed.
+/// functions and the configured `noreturn` names as the seed. A configured name is taken at
+/// the user's word even when its body could return (the user corrects the inference).
 ///
 /// A function whose lowering fell back anywhere (opaque code might hide a `return`) is never
 /// counted. The fixpoint is bounded: stopping early only leaves out functions, which is safe
 /// (a call is then followed or summarised as before).
 #[salsa::tracked(returns(clone))]
-pub fn never_returning(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<u32, Option<String>>> {
+pub fn never_returning(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<u32, NeverReturns>> {
     const MAX_ROUNDS: usize = 16;
     let funcs = all_functions(db, ws);
     let index = function_ids(db, ws);
+    let lib = library_model(db, db.settings());
     let bodies: Vec<_> = funcs.iter().map(|f| body(db, *f)).collect();
-    let mut never: FxHashMap<u32, Option<String>> = FxHashMap::default();
+    let mut never: FxHashMap<u32, NeverReturns> = FxHashMap::default();
+    for (i, f) in funcs.iter().enumerate() {
+        if lib.configured_noreturn(f.name(db)) {
+            never.insert(i as u32, NeverReturns::Configured);
+        }
+    }
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
         for (i, (f, ir)) in funcs.iter().zip(&bodies).enumerate() {
@@ -246,7 +254,7 @@ pub fn never_returning(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<u32, Option<
                 };
                 let stop = match resolve_function(db, file, name) {
                     Some(g) => index.get(&g).is_some_and(|j| never.contains_key(j)),
-                    None => crate::ir::library::is_noreturn(name),
+                    None => lib.never_returns(name),
                 };
                 if stop && stopped_by.is_none() {
                     stopped_by = Some(name.clone());
@@ -254,7 +262,11 @@ pub fn never_returning(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<u32, Option<
                 stop
             };
             if !probe::sites::can_return(ir, &mut stops) {
-                never.insert(i as u32, stopped_by);
+                let why = match stopped_by {
+                    Some(s) => NeverReturns::Calls(s),
+                    None => NeverReturns::Loops,
+                };
+                never.insert(i as u32, why);
                 changed = true;
             }
         }
@@ -263,44 +275,4 @@ pub fn never_returning(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<u32, Option<
         }
     }
     Arc::new(never)
-}
-
-/// One inferred fact about a function, for `reductio facts`: where the function is, what is
-/// inferred (`never returns`) and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FunctionFact {
-    pub file: std::path::PathBuf,
-    /// 1-based line of the function's start.
-    pub line: u32,
-    pub function: String,
-    pub fact: &'static str,
-    pub reason: String,
-}
-
-/// Every inferred fact about the workspace's functions, in file and source order.
-pub fn function_facts(db: &dyn Db) -> Vec<FunctionFact> {
-    let ws = db.workspace();
-    let never = never_returning(db, ws);
-    let mut out: Vec<FunctionFact> = all_functions(db, ws)
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| {
-            let stopper = never.get(&(i as u32))?;
-            let reason = match stopper {
-                Some(s) => format!(
-                    "every path from its entry ends in a call of `{s}`, which does not return"
-                ),
-                None => "no path from its entry reaches a return (it loops forever)".to_string(),
-            };
-            Some(FunctionFact {
-                file: f.file(db).path(db).clone(),
-                line: super::positions::function_anchor(db, *f).line + 1,
-                function: f.name(db).clone(),
-                fact: "never returns",
-                reason,
-            })
-        })
-        .collect();
-    out.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
-    out
 }

@@ -2,7 +2,8 @@
 //!
 //! Two halves, read by two layers:
 //! - [`LibraryModel`]: which calls allocate and which free (the C library's allocators and
-//!   `free`, plus the user's configured `allocators`/`deallocators`). The lowering turns these
+//!   `free`, plus the user's configured `allocators`/`deallocators`), and the configured
+//!   `noreturn` names ([`LibraryModel::never_returns`]). The lowering turns these
 //!   calls into `Alloc`/`Free` statements (`ir::lower`), so the engine never sees them as calls.
 //! - [`known_function`] and [`is_noreturn`]: functions that never capture or free their
 //!   arguments, what they return, and functions that never return. The engine applies these at
@@ -39,6 +40,9 @@ pub struct LibraryModel {
     pub allocators: FxHashMap<String, AllocKind>,
     /// Deallocator name → index of the freed argument.
     pub deallocators: FxHashMap<String, u32>,
+    /// The user's configured `noreturn` names (sorted): functions that never return, with or
+    /// without a body (on top of the C library's, [`is_noreturn`]).
+    pub noreturn: Vec<String>,
 }
 
 impl Default for LibraryModel {
@@ -90,6 +94,7 @@ impl LibraryModel {
         LibraryModel {
             allocators,
             deallocators,
+            noreturn: Vec::new(),
         }
     }
 
@@ -104,6 +109,28 @@ impl LibraryModel {
             m.deallocators.insert(d.clone(), 0);
         }
         m
+    }
+
+    /// [`Self::with_user`] plus the configured `noreturn` names.
+    pub fn with_noreturn(mut self, noreturn: &[String]) -> Self {
+        self.noreturn = noreturn.to_vec();
+        self.noreturn.sort_unstable();
+        self.noreturn.dedup();
+        self
+    }
+
+    /// Whether the user configured `name` as never returning (`noreturn` in `reductio.toml`).
+    pub fn configured_noreturn(&self, name: &str) -> bool {
+        self.noreturn
+            .binary_search_by(|n| n.as_str().cmp(name))
+            .is_ok()
+    }
+
+    /// Whether a call of `name` never returns by the model alone: the C library's
+    /// [`is_noreturn`] functions and the configured ones. (A project function may also be
+    /// found never to return from its body: `db::never_returning`.)
+    pub fn never_returns(&self, name: &str) -> bool {
+        is_noreturn(name) || self.configured_noreturn(name)
     }
 
     /// Return type of a library allocator (they all return `void*` or `char*` or `int`).

@@ -12,13 +12,17 @@ pub enum Notation {
     #[default]
     C,
     Paper,
+    /// C as the user wrote it, for messages and trace notes: a temporary prints as the source
+    /// text it holds (`fread(ptr, 1, n, f) != n`), not as `$t{…}`.
+    Source,
 }
 
 /// Renders expressions of one function.
 pub fn display_expr(ir: &FunctionIr, e: ExprId, notation: Notation) -> String {
     let mut s = String::new();
     match notation {
-        Notation::C => c_expr(ir, e, &mut s, 0),
+        Notation::C => c_expr(ir, e, &mut s, 0, false),
+        Notation::Source => c_expr(ir, e, &mut s, 0, true),
         Notation::Paper => paper_expr(ir, e, &mut s, 0),
     }
     s
@@ -27,12 +31,31 @@ pub fn display_expr(ir: &FunctionIr, e: ExprId, notation: Notation) -> String {
 /// The C lvalue whose address is `addr` (`*addr` written as C: `p->next`, `g`, `a[i]`).
 pub fn display_place(ir: &FunctionIr, addr: ExprId) -> String {
     let mut s = String::new();
-    c_lvalue(ir, addr, &mut s, 0);
+    c_lvalue(ir, addr, &mut s, 0, false);
     s
 }
 
 /// Rendering stops descending past this depth (the IR bounds depth already; this is a guard).
 const MAX_PRINT_DEPTH: u32 = 200;
+
+/// [`symbol_name`], or with `src` a temporary as the source text it holds (in parentheses
+/// unless it is a call or a name, so that `(a ? b : c) != 0` keeps its meaning). The lowering
+/// names a temporary by the whitespace-collapsed text of the expression it holds, cut at 40
+/// bytes (`ir::lower::scopes::new_temp`).
+fn symbol_text(ir: &FunctionIr, s: &Symbol, src: bool) -> String {
+    if src
+        && let Symbol::Local(l) = s
+        && let Some(local) = ir.locals.get(l.0 as usize)
+        && local.kind == LocalKind::Temp
+    {
+        let t = &local.name;
+        // A call, possibly cut short by the lowering (`f(a, b...`), or a lone name.
+        let simple = t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && (t.ends_with(')') || (t.ends_with("...") && t.contains('(')) || !t.contains(' '));
+        return if simple { t.clone() } else { format!("({t})") };
+    }
+    symbol_name(ir, s)
+}
 
 fn symbol_name(ir: &FunctionIr, s: &Symbol) -> String {
     match s {
@@ -50,7 +73,7 @@ fn symbol_name(ir: &FunctionIr, s: &Symbol) -> String {
     }
 }
 
-fn c_expr(ir: &FunctionIr, e: ExprId, out: &mut String, depth: u32) {
+fn c_expr(ir: &FunctionIr, e: ExprId, out: &mut String, depth: u32, src: bool) {
     if depth > MAX_PRINT_DEPTH {
         out.push('…');
         return;
@@ -62,26 +85,26 @@ fn c_expr(ir: &FunctionIr, e: ExprId, out: &mut String, depth: u32) {
         ExprKind::Scalar => out.push_str("<num>"),
         ExprKind::Unknown => out.push_str("<unknown>"),
         ExprKind::Addr(s @ (Symbol::Function(_) | Symbol::StringLit(_))) => {
-            out.push_str(&symbol_name(ir, s))
+            out.push_str(&symbol_text(ir, s, src))
         }
         // An array's name is its address.
-        ExprKind::Addr(s) if points_to_array(ir, e) => out.push_str(&symbol_name(ir, s)),
+        ExprKind::Addr(s) if points_to_array(ir, e) => out.push_str(&symbol_text(ir, s, src)),
         ExprKind::Addr(s) => {
             out.push('&');
-            out.push_str(&symbol_name(ir, s));
+            out.push_str(&symbol_text(ir, s, src));
         }
-        ExprKind::Deref(a) => c_lvalue(ir, *a, out, depth + 1),
+        ExprKind::Deref(a) => c_lvalue(ir, *a, out, depth + 1, src),
         // An array member's name is its address too.
-        ExprKind::Field(..) if points_to_array(ir, e) => c_lvalue(ir, e, out, depth + 1),
+        ExprKind::Field(..) if points_to_array(ir, e) => c_lvalue(ir, e, out, depth + 1, src),
         ExprKind::Field(..) => {
             out.push('&');
-            c_lvalue(ir, e, out, depth + 1);
+            c_lvalue(ir, e, out, depth + 1, src);
         }
         ExprKind::Binary(op, l, r) => {
             out.push('(');
-            c_expr(ir, *l, out, depth + 1);
+            c_expr(ir, *l, out, depth + 1, src);
             let _ = write!(out, " {} ", op.symbol());
-            c_expr(ir, *r, out, depth + 1);
+            c_expr(ir, *r, out, depth + 1, src);
             out.push(')');
         }
     }
@@ -92,22 +115,22 @@ fn points_to_array(ir: &FunctionIr, e: ExprId) -> bool {
 }
 
 /// The C lvalue whose address is `addr` (`*addr` as C).
-fn c_lvalue(ir: &FunctionIr, addr: ExprId, out: &mut String, depth: u32) {
+fn c_lvalue(ir: &FunctionIr, addr: ExprId, out: &mut String, depth: u32, src: bool) {
     if depth > MAX_PRINT_DEPTH {
         out.push('…');
         return;
     }
     match ir.exprs.kind(addr) {
-        ExprKind::Addr(s) => out.push_str(&symbol_name(ir, s)),
+        ExprKind::Addr(s) => out.push_str(&symbol_text(ir, s, src)),
         ExprKind::Field(base, f) => {
             match ir.exprs.kind(*base) {
                 // `(&s).f` is `s.f`, and `(a + i)->f` is `a[i].f`
                 ExprKind::Addr(_) | ExprKind::Field(..) | ExprKind::Binary(BinOp::Add, ..) => {
-                    c_lvalue(ir, *base, out, depth + 1);
+                    c_lvalue(ir, *base, out, depth + 1, src);
                     out.push('.');
                 }
                 _ => {
-                    c_postfix_operand(ir, *base, out, depth + 1);
+                    c_postfix_operand(ir, *base, out, depth + 1, src);
                     out.push_str("->");
                 }
             }
@@ -116,26 +139,26 @@ fn c_lvalue(ir: &FunctionIr, addr: ExprId, out: &mut String, depth: u32) {
         ExprKind::Binary(BinOp::Add, b, i) => {
             // `m[i][j]`: the row `m[i]` is an array, whose address is `m + i`.
             if points_to_array(ir, *b) && matches!(ir.exprs.kind(*b), ExprKind::Binary(..)) {
-                c_lvalue(ir, *b, out, depth + 1);
+                c_lvalue(ir, *b, out, depth + 1, src);
             } else {
-                c_postfix_operand(ir, *b, out, depth + 1);
+                c_postfix_operand(ir, *b, out, depth + 1, src);
             }
             out.push('[');
-            c_expr(ir, *i, out, depth + 1);
+            c_expr(ir, *i, out, depth + 1, src);
             out.push(']');
         }
         _ => {
             out.push('*');
-            c_expr(ir, addr, out, depth + 1);
+            c_expr(ir, addr, out, depth + 1, src);
         }
     }
 }
 
 /// An expression followed by `->f` or `[i]`: a prefix `*` or `&` needs parentheses
 /// (`(*pp)->v`, not `*pp->v`).
-fn c_postfix_operand(ir: &FunctionIr, e: ExprId, out: &mut String, depth: u32) {
+fn c_postfix_operand(ir: &FunctionIr, e: ExprId, out: &mut String, depth: u32, src: bool) {
     let mut s = String::new();
-    c_expr(ir, e, &mut s, depth);
+    c_expr(ir, e, &mut s, depth, src);
     if s.starts_with(['*', '&']) {
         out.push('(');
         out.push_str(&s);
@@ -189,15 +212,15 @@ pub fn display_stmt(ir: &FunctionIr, s: &StmtKind, notation: Notation) -> String
     let e = |id: ExprId| display_expr(ir, id, notation);
     // The location an address designates: `x` for `&x` in C notation, `*a_x` in the paper's.
     let place = |id: ExprId| match notation {
-        Notation::C => {
+        Notation::C | Notation::Source => {
             let mut s = String::new();
-            c_lvalue(ir, id, &mut s, 0);
+            c_lvalue(ir, id, &mut s, 0, notation == Notation::Source);
             s
         }
         Notation::Paper => format!("*{}", display_expr(ir, id, notation)),
     };
     let arrow = match notation {
-        Notation::C => "=",
+        Notation::C | Notation::Source => "=",
         Notation::Paper => "←",
     };
     let names = |ls: &[LocalId]| -> String {

@@ -49,7 +49,7 @@ impl FileCtx {
 
     /// A finding's message with the file it names relative to its workspace folder.
     pub fn message(&self, f: &Finding) -> String {
-        let base = f.allocation.last().and_then(|a| self.base_for(&a.file));
+        let base = f.headline_allocation().and_then(|a| self.base_for(&a.file));
         f.message_relative_to(base)
     }
 
@@ -375,17 +375,47 @@ pub fn describe(f: &Finding, ctx: &FileCtx, markdown: bool) -> String {
     out
 }
 
+/// What is assumed about the callee of the call under `offset`, as Markdown: the facts of
+/// `db::callee_facts`, one per line with its reason.
+pub fn callee_text(facts: &db::CalleeFacts, ctx: &FileCtx) -> String {
+    let mut out = format!("**Assumed about `{}`**", facts.name);
+    if let Some((path, line)) = &facts.body {
+        let place = if *path == ctx.path {
+            format!("line {line}")
+        } else {
+            let base = ctx.base_for(path);
+            format!("{}:{line}", db::display_path(path, base))
+        };
+        out.push_str(&format!(" (body at {place})"));
+    }
+    out.push(':');
+    for f in &facts.facts {
+        out.push_str(&format!("\n- {} — {}", f.fact, f.reason));
+    }
+    out
+}
+
 pub fn hover(db: &Database, ctx: &FileCtx, offset: u32) -> Option<lsp::Hover> {
     let hits = probes_at(db, ctx.file, offset, false);
     let assigned = assigned_at(db, ctx.file, offset, false);
-    let body = prove_text(&hits, &assigned, ctx, true)?;
     let d: &dyn Db = db;
+    let call = db::call_at(d, ctx.file, offset);
+    let callee = call
+        .as_ref()
+        .map(|c| callee_text(&db::callee_facts(d, ctx.file, &c.callee), ctx));
+    let body = match (prove_text(&hits, &assigned, ctx, true), callee) {
+        (Some(p), Some(c)) => format!("{p}\n\n{c}"),
+        (Some(p), None) => p,
+        (None, Some(c)) => c,
+        (None, None) => return None,
+    };
     let index = db::line_index(d, ctx.file);
     let text = ctx.file.text(d);
     let ranges = hits
         .iter()
         .map(|h| h.range)
-        .chain(assigned.iter().map(|a| a.loc.range));
+        .chain(assigned.iter().map(|a| a.loc.range))
+        .chain(call.iter().map(|c| c.range));
     let start = ranges.clone().map(|r| r.start).min().unwrap_or(offset);
     let end = ranges.map(|r| r.end).max().unwrap_or(offset);
     Some(lsp::Hover {

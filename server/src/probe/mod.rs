@@ -52,14 +52,31 @@ pub trait Program {
     fn fresh_writes(&self, f: FuncId) -> Arc<FreshWrites> {
         Arc::new(sites::fresh_writes(&self.body(f)))
     }
-    /// `Some(reason)` when `f` never returns (every path from its entry ends in a call that
-    /// does not return, or loops forever): a path through a call of `f` is infeasible. The
-    /// reason names the callee that ends its paths, if any.
-    fn never_returns(&self, _f: FuncId) -> Option<Option<String>> {
+    /// `Some(why)` when `f` never returns (every path from its entry ends in a call that
+    /// does not return, or it loops forever, or the user said so): a path through a call of
+    /// `f` is infeasible.
+    fn never_returns(&self, _f: FuncId) -> Option<NeverReturns> {
         None
+    }
+    /// Whether a call of a function without a body named `name` never returns: the C
+    /// library's (`ir::library::is_noreturn`), plus, for a host with a configuration, the
+    /// user's `noreturn` names.
+    fn bodyless_never_returns(&self, name: &str) -> bool {
+        crate::ir::library::is_noreturn(name)
     }
     /// Called between worklist steps so a host can abandon a probe (salsa cancellation).
     fn checkpoint(&self) {}
+}
+
+/// Why a function with a body never returns.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum NeverReturns {
+    /// Every path from its entry ends in a call of this function, which does not return.
+    Calls(String),
+    /// No path from its entry reaches its exit: it loops forever.
+    Loops,
+    /// The user listed it in `noreturn` (`reductio.toml` or the editor's settings).
+    Configured,
 }
 
 /// For each statement, the temporaries whose value dies right after it.

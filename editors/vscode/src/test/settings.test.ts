@@ -22,6 +22,7 @@ test('every setting maps to its reductio.toml key', () => {
     reader({
       allocators: ['xmalloc', ' pool_alloc ', ''],
       deallocators: ['xfree'],
+      noreturn: ['fatal'],
       unknownCallsEscape: false,
       exclude: ['third_party/**'],
       checkOn: 'change',
@@ -34,6 +35,7 @@ test('every setting maps to its reductio.toml key', () => {
   assert.deepEqual(settings, {
     allocators: ['xmalloc', 'pool_alloc'],
     deallocators: ['xfree'],
+    noreturn: ['fatal'],
     'unknown-calls-escape': false,
     exclude: ['third_party/**'],
     'check-on': 'change',
@@ -48,6 +50,7 @@ test('every setting maps to its reductio.toml key', () => {
     'deallocators',
     'debounce-ms',
     'exclude',
+    'noreturn',
     'unknown-calls-escape',
   ]);
 });

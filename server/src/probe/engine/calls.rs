@@ -5,8 +5,9 @@
 use super::frames::Frames;
 use super::worklist::Prov;
 use super::{Ctx, Engine, SlotId};
-use crate::ir::library::{Returns, is_noreturn, known_function};
+use crate::ir::library::{Returns, known_function};
 use crate::ir::{Callee, NodeId, Type};
+use crate::probe::NeverReturns;
 use crate::probe::expr::{E, EKind, Sym};
 use crate::probe::state::{Fact, miss};
 use crate::probe::{FuncId, Loc};
@@ -355,7 +356,7 @@ impl<'p> Engine<'p> {
         at: Loc,
     ) -> Result<Fact, PathEnd> {
         if let Some(n) = name
-            && is_noreturn(n)
+            && self.prog.bodyless_never_returns(n)
         {
             return Err(PathEnd::Refuted(format!("`{n}` does not return")));
         }
@@ -454,8 +455,13 @@ impl<'p> Engine<'p> {
             why.get_or_insert_with(|| {
                 let name = self.prog.function_name(g);
                 match stopper {
-                    Some(s) => format!("`{name}` does not return (every path in it ends in `{s}`)"),
-                    None => format!("`{name}` does not return"),
+                    NeverReturns::Calls(s) => {
+                        format!("`{name}` does not return (every path in it ends in `{s}`)")
+                    }
+                    NeverReturns::Loops => format!("`{name}` does not return"),
+                    NeverReturns::Configured => {
+                        format!("`{name}` does not return (configured in `noreturn`)")
+                    }
                 }
             });
         }

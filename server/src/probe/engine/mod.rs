@@ -184,7 +184,7 @@ impl<'p> Engine<'p> {
 
     pub(super) fn stmt_text(&mut self, f: FuncId, n: NodeId) -> String {
         let b = self.body(f);
-        display_stmt(&b, &b.node(n).stmt.kind, Notation::C)
+        display_stmt(&b, &b.node(n).stmt.kind, Notation::Source)
     }
 
     /// Translate an IR expression of `f` as seen in the current context (parameter bindings

@@ -138,8 +138,8 @@ pub(super) fn cond_text(
     op: CmpOp,
     rhs: crate::ir::ExprId,
 ) -> String {
-    let l = crate::ir::display_expr(b, lhs, Notation::C);
-    let r = crate::ir::display_expr(b, rhs, Notation::C);
+    let l = crate::ir::display_expr(b, lhs, Notation::Source);
+    let r = crate::ir::display_expr(b, rhs, Notation::Source);
     let pointer = b.exprs.ty(lhs).is_pointer() || b.exprs.ty(rhs).is_pointer();
     let r = if r == "0" && pointer {
         "NULL".to_string()
