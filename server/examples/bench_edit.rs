@@ -2,8 +2,13 @@
 //! bench/README.md). JSON on stdout.
 //!
 //! ```text
-//! bench_edit PATH... --file FILE [--function NAME] [--edits N]
+//! bench_edit PATH... --file FILE [--function NAME] [--edits N] [--saves | --line TEXT] [--no-background]
 //! ```
+//! With `--saves`, each edit is the one `bench_lsp --saves` saves instead: a line `free(0);`
+//! inserted after the statement, then removed (a change of the function's meaning); `--line
+//! TEXT` inserts TEXT instead (e.g. a leaking `char *p = malloc(1);`). With
+//! `--no-background` the other files are not re-checked after each edit (to profile the
+//! edits alone, e.g. under `perf record`).
 //!
 //! Loads the corpus (PATHs, discovered as `reductio check` does) into a database that logs
 //! every query execution, checks every file once (as the language server does after
@@ -78,11 +83,20 @@ fn main() {
     let mut file = None;
     let mut function = None;
     let mut edits = 20usize;
+    let mut saves = false;
+    let mut line_text = "\tfree(0);".to_string();
+    let mut background_on = true;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--file" => file = args.next().map(PathBuf::from),
             "--function" => function = args.next(),
+            "--saves" => saves = true,
+            "--line" => {
+                saves = true;
+                line_text = args.next().unwrap_or_else(|| fail("--line needs a text"));
+            }
+            "--no-background" => background_on = false,
             "--edits" => {
                 edits = args
                     .next()
@@ -94,7 +108,7 @@ fn main() {
         }
     }
     let file = file.unwrap_or_else(|| {
-        fail("usage: bench_edit PATH... --file FILE [--function NAME] [--edits N]")
+        fail("usage: bench_edit PATH... --file FILE [--function NAME] [--edits N] [--saves | --line TEXT] [--no-background]")
     });
     let canonical = |p: &PathBuf| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
     let target_path = canonical(&file);
@@ -148,7 +162,22 @@ fn main() {
     let n = edits + edits % 2;
     for k in 0..n {
         let at = Position::new(line as u32, col as u32);
-        let change = if k % 2 == 0 {
+        let below = Position::new(line as u32 + 1, 0);
+        let change = if saves {
+            // What `bench_lsp --saves` saves: a line `free(0);` inserted after the edited
+            // statement (a change of meaning), then removed.
+            if k % 2 == 0 {
+                TextChange {
+                    range: Some((below, below)),
+                    text: format!("{line_text}\n"),
+                }
+            } else {
+                TextChange {
+                    range: Some((below, Position::new(line as u32 + 2, 0))),
+                    text: String::new(),
+                }
+            }
+        } else if k % 2 == 0 {
             TextChange {
                 range: Some((at, at)),
                 text: " ".into(),
@@ -204,7 +233,7 @@ fn main() {
         // findings (in the background; not part of the edit's latency).
         let t = Instant::now();
         for &f in &inputs {
-            if f != target {
+            if background_on && f != target {
                 let _ = db::file_findings(d, f);
             }
         }
@@ -222,6 +251,7 @@ fn main() {
         "edit_at": {"line": line + 1, "column": col + 1},
         "first_check_ms": first_check,
         "edits": n,
+        "kind": if saves { format!("line `{}` inserted/removed", line_text.trim()) } else { "space inserted/removed".to_string() },
         "total": distribution(total),
         "background_other_files": distribution(background),
         "background_executions_per_edit": per_edit(background_executions, n),

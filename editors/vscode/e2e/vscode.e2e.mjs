@@ -3,7 +3,15 @@
 // the squiggle, the Problems view with the trace, the status bar, "Prove no leak here" from the
 // command palette and the context menu, and the peeked trace.
 //
-//   REDUCTIO_BIN=/path/to/reductio node vscode.e2e.mjs [--screenshot docs/screenshots/x.png]
+//   REDUCTIO_BIN=/path/to/reductio node vscode.e2e.mjs [--screenshots DIR] [--latency FILE.c --saves N]
+//
+// With --screenshots, writes vscode-leak-trace.png, vscode-hover-allocation.png and
+// vscode-hover-proved.png into DIR (docs/screenshots). Latencies are printed as `# latency ...`
+// lines: opening the fixture (which activates the extension and starts the server) to its
+// squiggle, and Ctrl+S to the squiggle's change. With --latency, a second VS Code opens FILE's
+// directory (copied to a scratch directory) and times N saves of FILE that add and remove a
+// leaking line inside the middle function of the file (bench_lsp's place) to the squiggle's
+// change on screen.
 //
 // Needs setup.sh to have run. Prints one line per test and "N passed, N failed".
 import { execFileSync, spawn } from 'node:child_process';
@@ -20,8 +28,18 @@ const VSIX = path.resolve(HERE, '../reductio.vsix');
 const CODE_SERVER = path.join(HERE, 'node_modules/.bin/code-server');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/lib/chromium/chromium';
 const BIN = process.env.REDUCTIO_BIN;
-const shotArg = process.argv.indexOf('--screenshot');
-const SCREENSHOT = shotArg > 0 ? path.resolve(process.argv[shotArg + 1]) : undefined;
+const argOf = (flag) => {
+  const i = process.argv.indexOf(flag);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const SHOTS = argOf('--screenshots') && path.resolve(argOf('--screenshots'));
+const shot = async (name) => {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, name) });
+};
+const LATENCY_FILE = argOf('--latency') && path.resolve(argOf('--latency'));
+const LATENCY_SAVES = Number(argOf('--saves') ?? 10);
 const TIMEOUT = 60_000;
 
 for (const [what, p] of [['REDUCTIO_BIN', BIN], ['the .vsix (npm run package)', VSIX], ['code-server (setup.sh)', CODE_SERVER], ['Chromium', CHROMIUM]]) {
@@ -74,6 +92,11 @@ fs.writeFileSync(
       'chat.commandCenter.enabled': false,
       'workbench.secondarySideBar.defaultVisibility': 'hidden',
       'editor.minimap.enabled': false,
+      // The tests type code: no completion may take their Enter.
+      'editor.quickSuggestions': { other: false, comments: false, strings: false },
+      'editor.suggestOnTriggerCharacters': false,
+      'editor.acceptSuggestionOnEnter': 'off',
+      'editor.autoClosingBrackets': 'never',
     },
     null,
     2,
@@ -87,13 +110,16 @@ let browser;
 let page;
 const serverLog = [];
 
-async function start() {
-  const out = execFileSync(CODE_SERVER, [...common, '--install-extension', VSIX], { env, encoding: 'utf8' });
-  assert(/successfully installed/.test(out), `--install-extension: ${out}`);
+async function start(folder = ws) {
+  if (!fs.existsSync(extDir) || !fs.readdirSync(extDir).some((d) => d.startsWith('reductio.reductio-'))) {
+    const out = execFileSync(CODE_SERVER, [...common, '--install-extension', VSIX], { env, encoding: 'utf8' });
+    assert(/successfully installed/.test(out), `--install-extension: ${out}`);
+  }
+  serverLog.length = 0;
   const port = await freePort();
   server = spawn(
     CODE_SERVER,
-    [...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', ws],
+    [...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', folder],
     { env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   server.stdout.on('data', (b) => serverLog.push(b.toString()));
@@ -106,16 +132,21 @@ async function start() {
   }
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
   page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
   await page.waitForSelector('.monaco-workbench .part.editor', { timeout: TIMEOUT });
   await page.waitForTimeout(2000);
 }
 
-async function stop() {
+async function stopVsCode() {
   await browser?.close().catch(() => {});
   if (server && server.exitCode === null) {
     server.kill();
+    await new Promise((r) => server.once('exit', r));
   }
+}
+
+async function stop() {
+  await stopVsCode();
   if (process.env.REDUCTIO_E2E_KEEP) {
     console.log(`# kept ${tmp}`);
   } else {
@@ -187,9 +218,86 @@ test('the .vsix installs into VS Code (code-server --install-extension)', async 
   assert(fs.readdirSync(extDir).some((d) => d.startsWith('reductio.reductio-')), `extensions: ${fs.readdirSync(extDir)}`);
 });
 
+/** Waits (polling every animation frame) until the number `n` of warning squiggles on screen
+ * satisfies `cond` (a JavaScript expression in `n`); returns the milliseconds since `t0`. */
+async function squigglesUntil(what, cond, t0) {
+  await page.waitForFunction(`((n) => ${cond})(document.querySelectorAll('.squiggly-warning').length)`, null, {
+    polling: 'raf',
+    timeout: TIMEOUT,
+  });
+  return Date.now() - t0;
+}
+
+/** When the extension host finished activating reductio, from its log (local time, ms). */
+function activationTime() {
+  const logs = [];
+  const walk = (d) => {
+    for (const e of fs.existsSync(d) ? fs.readdirSync(d, { withFileTypes: true }) : []) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('exthost.log')) logs.push(p);
+    }
+  };
+  walk(path.join(userDir, 'logs'));
+  for (const log of logs) {
+    for (const line of fs.readFileSync(log, 'utf8').split('\n')) {
+      const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3}) .*ExtensionService#_doActivateExtension reductio\.reductio/.exec(line);
+      if (m) {
+        const [y, mo, d, h, mi, sec, ms] = m.slice(1).map(Number);
+        return { at: new Date(y, mo - 1, d, h, mi, sec, ms).getTime(), line };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** When `reductio serve` started, from its first log line in the extension's output channel
+ * (UTC, µs). */
+function serverStartTime() {
+  const found = [];
+  const walk = (d) => {
+    for (const e of fs.existsSync(d) ? fs.readdirSync(d, { withFileTypes: true }) : []) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/-reductio\.log$/.test(e.name)) found.push(p);
+    }
+  };
+  walk(path.join(userDir, 'logs'));
+  for (const log of found) {
+    const line = fs.readFileSync(log, 'utf8').split('\n').find((l) => /language server starting/.test(l));
+    const m = line && /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3})\d*Z/.exec(line);
+    if (m) return { at: Date.parse(`${m[1]}Z`), line };
+  }
+  return undefined;
+}
+
+const percentile = (xs, p) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v[Math.min(v.length, Math.max(1, Math.ceil((p / 100) * v.length))) - 1];
+};
+const latencyLine = (what, xs) =>
+  console.log(`# latency ${what}: n=${xs.length} p50 ${percentile(xs, 50)} ms, p95 ${percentile(xs, 95)} ms, max ${Math.max(...xs)} ms`);
+
 test('opening the leaking fixture starts reductio serve and squiggles the leaking return', async () => {
-  await openFile('error-path-leak.c');
-  await until('a warning squiggle', async () => (await page.locator('.squiggly-warning').count()) > 0);
+  // The first C file activates the extension, which starts the server: this is the cold start.
+  await quickInput('Control+P', 'error-path-leak.c', 'error-path-leak.c');
+  const t0 = Date.now();
+  const ms = await squigglesUntil('a warning squiggle', 'n > 0', t0);
+  const shown = Date.now();
+  console.log(`# latency first diagnostics after opening the fixture (extension activation, server start, check): ${ms} ms`);
+  const activated = activationTime();
+  if (activated) {
+    console.log(`# latency first diagnostics after the extension's activation (exthost.log ${activated.line.trim()}): ${shown - activated.at} ms`);
+  } else {
+    console.log('# latency: no activation line for reductio in exthost.log');
+  }
+  const started = serverStartTime();
+  if (started) {
+    console.log(`# latency first diagnostics after the server's start (its log: ${started.line.trim()}): ${shown - started.at} ms`);
+  }
+  assert(ms <= 10000, `first diagnostics took ${ms} ms`);
+  await page.locator('.tab.active', { hasText: 'error-path-leak.c' }).waitFor({ timeout: TIMEOUT });
+  await page.locator('.monaco-editor .view-lines').first().click();
 });
 
 test('the Problems view shows the leak (source reductio, code return-local) and its trace in order', async () => {
@@ -211,12 +319,21 @@ test('the status bar shows the file\'s proof counts', async () => {
     return items.map((t) => t.replace(/\s+/g, ' ').trim()).find((t) => /\d+ proved · 1 leak/.test(t));
   });
   assert(/^\d+ proved · 1 leak( · \d+ unproved)?$/.test(text), text);
-  if (SCREENSHOT) {
-    await goTo(25, 9);
-    await page.waitForTimeout(500);
-    fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT });
-  }
+  // The same counts as `reductio check --all` on the file.
+  const cli = JSON.parse(
+    (() => {
+      try {
+        return execFileSync(BIN, ['check', '--all', '--format', 'json', path.join(ws, 'error-path-leak.c')], { encoding: 'utf8' });
+      } catch (e) {
+        return e.stdout; // exit status 1: leaks found
+      }
+    })(),
+  ).summary;
+  const want = `${cli.proved} proved · ${cli.leaks} leak${cli.leaks === 1 ? '' : 's'}${cli.unproved ? ` · ${cli.unproved} unproved` : ''}`;
+  assert(text === want, `status bar "${text}", check --all "${want}"`);
+  await goTo(25, 9);
+  await page.waitForTimeout(500);
+  await shot('vscode-leak-trace.png');
 });
 
 test('"Prove no leak here" from the command palette answers "Leak" with the leak message', async () => {
@@ -307,6 +424,139 @@ test('"Check workspace for leaks" reports the workspace\'s leaks', async () => {
   await notification(/^reductio: 1 leak in 2 files \(\d+ proved, \d+ unproved, \d+ probes\)\.$/);
 });
 
+
+/** The text of the hover at line:col (Ctrl+K Ctrl+I), then closes it. */
+async function hoverText(line, col, screenshotName) {
+  await page.locator('.monaco-editor .view-lines').first().click();
+  await goTo(line, col);
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+I');
+  const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'The memory assigned here' }).first();
+  await hover.waitFor({ state: 'visible', timeout: TIMEOUT });
+  const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
+  if (screenshotName) await shot(screenshotName);
+  await page.keyboard.press('Escape');
+  return text;
+}
+
+test('the hover at the allocation (error-path-leak.c:21) names the leak at line 25 and the free at 30', async () => {
+  await openFile('error-path-leak.c');
+  const text = await hoverText(21, 5, 'vscode-hover-allocation.png');
+  assert(/The value overwritten here:/.test(text), text);
+  assert(/copy \(line 21\): leaks at line 25/.test(text), text);
+  assert(/line 25: copy goes out of scope: leaks/.test(text), text);
+  assert(/line 30: freed \(free\(copy\)\)/.test(text), text);
+  assert(!text.includes(ws), `an absolute path in the hover: ${text}`);
+});
+
+test('the hover at a proved allocation (error-path-ok.c:20) lists where its block is freed', async () => {
+  await openFile('error-path-ok.c');
+  const text = await hoverText(20, 5, 'vscode-hover-proved.png');
+  assert(/copy \(line 20\): never leaks: freed at lines 24, 31/.test(text), text);
+  assert(/line 24: freed \(free\(copy\)\)/.test(text) && /line 31: freed \(free\(copy\)\)/.test(text), text);
+});
+
+test('the Problems view names no absolute path', async () => {
+  await openFile('error-path-leak.c');
+  const rows = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+  assert(rows.length >= 2, `Problems rows: ${JSON.stringify(rows)}`);
+  for (const r of rows) {
+    assert(!r.includes(ws) && !r.includes(os.tmpdir() + '/'), `an absolute path in Problems: ${r}`);
+  }
+});
+
+const LEAK_C = () => path.join(ws, 'error-path-leak.c');
+// The leaking `return -1;` (the one the fixture marks) frees first: same lines, no leak.
+const fixedText = (text) => text.replace(/return -1;( *\/\/ expect: leak copy)/, '{ free(copy); return -1; }$1');
+
+test('a change on disk (the file rewritten outside the editor) re-publishes its diagnostics', async () => {
+  await openFile('error-path-leak.c');
+  await goTo(25, 9);
+  await squigglesUntil('the leak squiggle', 'n > 0', Date.now());
+  const original = fs.readFileSync(LEAK_C(), 'utf8');
+  assert(fixedText(original) !== original, 'the fix applies');
+  let t0 = Date.now();
+  fs.writeFileSync(LEAK_C(), fixedText(original));
+  const gone = await squigglesUntil('the squiggle to go', 'n === 0', t0);
+  t0 = Date.now();
+  fs.writeFileSync(LEAK_C(), original);
+  const back = await squigglesUntil('the squiggle to come back', 'n > 0', t0);
+  console.log(`# latency disk change -> diagnostics on screen: fixed ${gone} ms, broken again ${back} ms (VS Code's file watcher included)`);
+  assert(gone <= 3000 && back <= 3000, `${gone} ms / ${back} ms`);
+});
+
+test('saving a fix and its undo re-publishes: Ctrl+S to the squiggle\'s change', async () => {
+  await openFile('error-path-leak.c');
+  const times = [];
+  for (let k = 0; k < 10; k++) {
+    await page.locator('.monaco-editor .view-lines').first().click();
+    if (k % 2 === 0) {
+      // `free(copy);` on a line of its own before the `if` whose `return -1;` leaks.
+      await goTo(24, 1);
+      await page.keyboard.press('Home');
+      await page.keyboard.insertText('free(copy);');
+      await page.keyboard.press('Enter');
+    } else {
+      await goTo(24, 1);
+      await page.keyboard.press('Control+Shift+K'); // delete the line again
+    }
+    await page.waitForTimeout(300);
+    const before = await page.locator('.squiggly-warning').count();
+    const t0 = Date.now();
+    await page.keyboard.press('Control+S');
+    times.push(await squigglesUntil('the squiggle to change', k % 2 === 0 ? 'n === 0' : 'n > 0', t0));
+    assert(k % 2 === 0 ? before > 0 : before === 0, `squiggles before save ${k}: ${before}`);
+  }
+  latencyLine('save -> diagnostics on screen, error-path-leak.c (fixture)', times);
+  assert(fs.readFileSync(LEAK_C(), 'utf8').includes('return -1;'), 'saved');
+});
+
+// ---- latency on a real file (--latency FILE) ---------------------------------------------------
+async function realFileLatency() {
+  const src = path.dirname(LATENCY_FILE);
+  const dir = path.join(tmp, 'real', path.basename(src));
+  fs.cpSync(src, dir, { recursive: true, dereference: true });
+  const file = path.join(dir, path.basename(LATENCY_FILE));
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  // bench_lsp's function: asked for with REDUCTIO_E2E_FUNCTION, else the first definition
+  // at or after the middle of the file; the line: its first statement 8 lines in.
+  const name = process.env.REDUCTIO_E2E_FUNCTION;
+  const isDef = (l, i) => /^[A-Za-z_][\w \t*]*\(/.test(l) && !/;\s*$/.test(l) && (lines[i + 1] ?? '').startsWith('{');
+  let def = lines.findIndex((l, i) => (name ? l.startsWith(`${name}(`) || l.includes(` ${name}(`) : i >= lines.length / 2) && isDef(l, i));
+  assert(def >= 0, `no function ${name ?? 'after the middle'} in ${file}`);
+  let at = def + 9;
+  while (!/^\s+[\w(*].*;\s*$/.test(lines[at])) at++;
+  await stopVsCode();
+  await start(dir);
+  await openFile(path.basename(file));
+  await goTo(at + 1, 1);
+  // The server checks the workspace in the background first: wait until it is idle
+  // (the status bar's check is done when the counts show).
+  await until('the file\'s counts', async () =>
+    (await page.locator('.statusbar-item').allInnerTexts()).some((t) => /proved/.test(t)),
+  );
+  await page.waitForTimeout(15000);
+  const times = [];
+  for (let k = 0; k < LATENCY_SAVES + (LATENCY_SAVES % 2); k++) {
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await goTo(at + 2, 1);
+    if (k % 2 === 0) {
+      await page.keyboard.press('Home');
+      await page.keyboard.insertText('char *reductio_e2e = malloc(1);');
+      await page.keyboard.press('Enter');
+    } else {
+      await page.keyboard.press('Control+Shift+K'); // delete the line again
+    }
+    await page.waitForTimeout(400);
+    const before = await page.locator('.squiggly-warning').count();
+    const t0 = Date.now();
+    await page.keyboard.press('Control+S');
+    times.push(await squigglesUntil('the squiggle to change', k % 2 === 0 ? `n > ${before}` : `n < ${before}`, t0));
+    await page.waitForTimeout(300);
+  }
+  latencyLine(`save -> diagnostics on screen, ${path.basename(file)} (${lines.length} lines, a leaking line at ${at + 2} added/removed)`, times);
+}
+
 // ---- run ---------------------------------------------------------------------------------------
 let passed = 0;
 let failed = 0;
@@ -322,6 +572,17 @@ try {
       console.log(`not ok ${i + 1} - ${t.name}`);
       console.log(String(e?.stack ?? e).split('\n').map((l) => `    # ${l}`).join('\n'));
       await page?.screenshot({ path: path.join(os.tmpdir(), `reductio-vscode-e2e-failure-${i + 1}.png`) }).catch(() => {});
+    }
+  }
+  if (LATENCY_FILE) {
+    try {
+      await realFileLatency();
+      passed++;
+      console.log(`ok - latency on ${LATENCY_FILE}`);
+    } catch (e) {
+      failed++;
+      console.log(`not ok - latency on ${LATENCY_FILE}: ${String(e?.stack ?? e)}`);
+      await page?.screenshot({ path: path.join(os.tmpdir(), 'reductio-vscode-e2e-failure-latency.png') }).catch(() => {});
     }
   }
 } catch (e) {

@@ -30,17 +30,20 @@
 //!   file_functions (all files) ─► all_functions (ws) ─► function_ids (ws)
 //! whole program
 //!   body ─► call_sites(f), arity(f)
-//!   call_sites + arity + resolve_function + function_ids ─► call_graph (ws) ─► callers_of(f)
+//!   call_sites + resolve_function + function_ids ─► resolved_calls(f)
+//!   resolved_calls + arity ─► call_graph (ws) ─► callers_of(f)
 //!                                                            call_graph ─► indirect_targets (ws)
 //!   body + type_env + resolve_function ─► type_facts(f) ─► type_classes (ws)
 //!   body + type_env + type_classes + resolve_function ─► own_mod(f) ─► mod_table (ws) ─► mod_of(f)
-//!   body + resolve_function + function_ids ─► never_returning (ws) ─► never_returns_of(f)
+//!   body + resolved_calls ─► return_shape(f)   (returns when only the C library ends paths?)
+//!   return_shape + body + resolve_function ─► never_returning (ws) ─► never_returns_of(f)
 //! per-function passes
 //!   body ─► temp_deaths(f), fresh_writes(f)
 //! probes
-//!   body + type_env + resolve_function + Settings.config ─► engine_probes(f)
+//!   Settings.config ─► probe_settings   (the budget and flags; other keys re-run no probe)
+//!   body + type_env + resolve_function + probe_settings ─► engine_probes(f)
 //!   engine_probes + lowered ─► function_probes(f)                 (with source ranges)
-//!   engine_probes + DbProgram + Settings.config ─► probe_outcome(f, i)
+//!   engine_probes + DbProgram + probe_settings ─► probe_outcome(f, i)
 //!       DbProgram reads: body, temp_deaths, fresh_writes, callers_of, indirect_targets,
 //!       type_env, type_classes, mod_of, never_returns_of, all_functions, function_ids,
 //!       resolve_function (per-function projections where a whole-program table would make
@@ -109,5 +112,6 @@ pub use probes::{
 pub use program::{fresh_writes, temp_deaths};
 pub use whole_program::{
     CallGraph, CallSites, arity, call_graph, call_sites, callers_of, indirect_targets, mod_of,
-    mod_table, never_returning, never_returns_of, own_mod, type_classes, type_facts,
+    mod_table, never_returning, never_returns_of, own_mod, resolved_calls, return_shape,
+    type_classes, type_facts,
 };

@@ -5,11 +5,35 @@
 use super::database::Db;
 use super::finding::{Finding, internal_finding, make_finding};
 use super::front_end::{Function, body, file_functions, lowered, type_env};
-use super::inputs::SourceFile;
+use super::inputs::{Settings, SourceFile};
 use super::names::resolve_function;
 use super::program::DbProgram;
 use crate::probe::{self, EngineConfig, ProbeSite};
 use std::sync::Arc;
+
+/// What the probes read of the configuration: the engine's settings and whether parameters
+/// are probed. A projection of the settings input, so that changing a key no probe reads (the
+/// editor's `checkOn`, `debounceMs`, `exclude`, `[[suppress]]`) re-runs no probe: this query
+/// runs again, finds the same value, and its readers are verified, not re-executed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbeSettings {
+    pub engine: EngineConfig,
+    pub probe_parameters: bool,
+}
+
+#[salsa::tracked]
+pub fn probe_settings(db: &dyn Db, settings: Settings) -> ProbeSettings {
+    let c = settings.config(db);
+    ProbeSettings {
+        engine: EngineConfig {
+            max_transfers: c.budget.transfers,
+            max_regions: c.budget.regions,
+            unknown_calls_escape: c.unknown_calls_escape,
+            lifo: c.worklist_lifo,
+        },
+        probe_parameters: c.probe_parameters,
+    }
+}
 
 /// The probes of one function as the engine sees them: computed on the body without source
 /// ranges, so that a layout edit leaves them equal.
@@ -18,7 +42,7 @@ pub fn engine_probes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<ProbeSit
     let env = type_env(db, db.workspace());
     let file = f.file(db);
     let has_body = |name: &str| resolve_function(db, file, name).is_some();
-    let params = db.settings().config(db).probe_parameters;
+    let params = probe_settings(db, db.settings()).probe_parameters;
     Arc::new(probe::probe_sites(&body(db, f), &env, &has_body, params))
 }
 
@@ -56,13 +80,7 @@ pub fn probe_outcome<'db>(
     let Some(func) = program.index_of(f) else {
         return Arc::new(Err(ProbeFailure::Missing("function not in the workspace")));
     };
-    let c = db.settings().config(db);
-    let cfg = EngineConfig {
-        max_transfers: c.budget.transfers,
-        max_regions: c.budget.regions,
-        unknown_calls_escape: c.unknown_calls_escape,
-        lifo: c.worklist_lifo,
-    };
+    let cfg = probe_settings(db, db.settings()).engine;
     // A bug in the engine must cost one verdict, not the session.
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         probe::run_probe(&program, func, site, cfg)

@@ -280,3 +280,101 @@ fn byte_ranges_agree_with_lines_and_columns() {
         }
     }
 }
+
+/// A configuration key no probe reads (the editor's `checkOn`, `exclude`) re-runs no probe
+/// and lowers nothing again; a budget change re-runs them all.
+#[test]
+fn an_editor_only_setting_reruns_no_probe() {
+    const SRC: &str = "#include <stdlib.h>\n\
+                       void f(void) { char *p = malloc(4); p = 0; }\n\
+                       void g(void) { char *q = malloc(4); free(q); }\n";
+    let mut db = Database::with_execution_log(Config::default());
+    let file = db.add_file("t.c".into(), SRC.into());
+    let before = file_findings(&db, file);
+    db.enable_log();
+    db.take_log();
+    let outcomes = |log: &[String]| {
+        log.iter()
+            .filter(|e| {
+                e.starts_with("execute probe_outcome(") || e.starts_with("execute lowered(")
+            })
+            .count()
+    };
+
+    db.set_config(Config {
+        check_on: crate::config::CheckOn::Change,
+        exclude: vec!["vendor/**".into()],
+        ..Config::default()
+    });
+    let after = file_findings(&db, file);
+    let log = db.take_log();
+    assert_eq!(outcomes(&log), 0, "{log:?}");
+    assert_eq!(before, after);
+
+    let mut budget = Config::default();
+    budget.budget.transfers += 1;
+    db.set_config(budget);
+    let _ = file_findings(&db, file);
+    let log = db.take_log();
+    let rerun = log
+        .iter()
+        .filter(|e| e.starts_with("execute probe_outcome("))
+        .count();
+    assert!(
+        rerun >= 2,
+        "a budget change must re-run the probes: {log:?}"
+    );
+}
+
+/// The never-returns fixpoint answers from each function's cached shape: after edits that
+/// make a chain of callers stop returning (and return again), the facts are those of a fresh
+/// database on the same text, and only the edited function's body is explored alone again.
+#[test]
+fn never_returning_follows_edits_through_cached_shapes() {
+    const SRC: &str = "#include <stdlib.h>\n\
+                       void die(void) { for (;;) {} }\n\
+                       void fatal(const char *m) { if (m) die(); else die(); }\n\
+                       void wrap(void) { fatal(\"x\"); }\n\
+                       int ok(int x) { if (x) fatal(\"y\"); return x; }\n\
+                       void other(void) { abort(); }\n";
+    let facts = |db: &Database| -> Vec<(String, String)> {
+        function_facts(db)
+            .into_iter()
+            .map(|f| (f.function, f.reason))
+            .collect()
+    };
+    let mut db = Database::with_execution_log(Config::default());
+    let file = db.add_file("t.c".into(), SRC.into());
+    let first = facts(&db);
+    let names: Vec<&str> = first.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["die", "fatal", "wrap", "other"], "{first:?}");
+    assert!(first[2].1.contains("`fatal`"), "{first:?}");
+
+    // `die` returns now: the whole chain returns; `other` still calls `abort`.
+    let edits = [
+        SRC.replace("for (;;) {}", "return;"),
+        SRC.to_string(),
+        SRC.replace(
+            "void wrap(void) { fatal(\"x\"); }",
+            "void wrap(void) { exit(1); }",
+        ),
+    ];
+    db.enable_log();
+    for text in edits {
+        db.take_log();
+        db.set_file_text(file, text.clone());
+        let incremental = facts(&db);
+        let log = db.take_log();
+        let shapes = log
+            .iter()
+            .filter(|e| e.starts_with("execute return_shape("))
+            .count();
+        assert!(
+            shapes <= 1,
+            "only the edited function's shape re-runs: {log:?}"
+        );
+        let mut fresh = Database::default();
+        fresh.add_file("t.c".into(), text.clone());
+        assert_eq!(incremental, facts(&fresh), "{text}");
+    }
+}

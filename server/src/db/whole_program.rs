@@ -61,27 +61,47 @@ pub fn arity<'db>(db: &'db dyn Db, f: Function<'db>) -> usize {
     body(db, f).params.len()
 }
 
+/// One function's calls resolved to the workspace's functions (indices in `all_functions`):
+/// its direct calls that reach a body, its indirect calls (with their number of arguments),
+/// and the functions whose address it takes. Cached per function, so that after an edit the
+/// call graph only merges these instead of resolving every call of the workspace again.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ResolvedCalls {
+    direct: Vec<(NodeId, u32)>,
+    indirect: Vec<(NodeId, usize)>,
+    address_of: Vec<u32>,
+}
+
+#[salsa::tracked(returns(clone))]
+pub fn resolved_calls<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<ResolvedCalls> {
+    let ws = db.workspace();
+    let index = function_ids(db, ws);
+    let cs = call_sites(db, f);
+    let file = f.file(db);
+    let resolve =
+        |name: &str| resolve_function(db, file, name).and_then(|t| index.get(&t).copied());
+    Arc::new(ResolvedCalls {
+        direct: cs
+            .direct
+            .iter()
+            .filter_map(|(id, name)| Some((*id, resolve(name)?)))
+            .collect(),
+        indirect: cs.indirect.clone(),
+        address_of: cs.address_of.iter().filter_map(|n| resolve(n)).collect(),
+    })
+}
+
 #[salsa::tracked(returns(clone))]
 pub fn call_graph(db: &dyn Db, ws: Workspace) -> Arc<CallGraph> {
     let funcs = all_functions(db, ws);
-    let index = function_ids(db, ws);
     let mut g = CallGraph::default();
     let mut taken: FxHashSet<u32> = FxHashSet::default();
-    let sites: Vec<Arc<CallSites>> = funcs.iter().map(|f| call_sites(db, *f)).collect();
-    let resolve = |f: &Function<'_>, name: &str| {
-        resolve_function(db, f.file(db), name).and_then(|t| index.get(&t).copied())
-    };
-    for (i, (f, cs)) in funcs.iter().zip(&sites).enumerate() {
-        for (id, name) in &cs.direct {
-            if let Some(t) = resolve(f, name) {
-                g.callers.entry(t).or_default().push((i as u32, *id));
-            }
+    let calls: Vec<Arc<ResolvedCalls>> = funcs.iter().map(|f| resolved_calls(db, *f)).collect();
+    for (i, rc) in calls.iter().enumerate() {
+        for &(id, t) in &rc.direct {
+            g.callers.entry(t).or_default().push((i as u32, id));
         }
-        for name in &cs.address_of {
-            if let Some(t) = resolve(f, name) {
-                taken.insert(t);
-            }
-        }
+        taken.extend(rc.address_of.iter().copied());
     }
     // Indirect calls may reach any address-taken function of the right arity.
     let mut taken: Vec<u32> = taken.into_iter().collect();
@@ -93,8 +113,8 @@ pub fn call_graph(db: &dyn Db, ws: Workspace) -> Arc<CallGraph> {
     for (&t, &a) in taken.iter().zip(&arities) {
         g.taken_by_arity.entry(a).or_default().push(t);
     }
-    for (i, cs) in sites.iter().enumerate() {
-        for &(id, n) in &cs.indirect {
+    for (i, rc) in calls.iter().enumerate() {
+        for &(id, n) in &rc.indirect {
             for &t in g.taken_by_arity.get(&n).map(Vec::as_slice).unwrap_or(&[]) {
                 g.callers.entry(t).or_default().push((i as u32, id));
             }
@@ -227,13 +247,99 @@ pub fn indirect_targets(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<usize, Vec<
 /// A function whose lowering fell back anywhere (opaque code might hide a `return`) is never
 /// counted. The fixpoint is bounded: stopping early only leaves out functions, which is safe
 /// (a call is then followed or summarised as before).
+/// What [`never_returning`] needs of one function, cached per function: whether its lowering
+/// fell back (then it is never counted), the workspace functions it calls directly, and
+/// whether it returns when only the C library's `is_noreturn` calls end paths (`Some(reason)`
+/// when it does not, as `never_returning` would record it). While none of its callees is
+/// known never to return, the fixpoint takes this answer instead of exploring the body again.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ReturnShape {
+    opaque: bool,
+    callees: Vec<u32>,
+    alone: Option<NeverReturns>,
+}
+
+#[salsa::tracked(returns(clone))]
+pub fn return_shape<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<ReturnShape> {
+    let ir = body(db, f);
+    if !ir.fallbacks.is_empty() {
+        return Arc::new(ReturnShape {
+            opaque: true,
+            ..Default::default()
+        });
+    }
+    let mut callees: Vec<u32> = resolved_calls(db, f)
+        .direct
+        .iter()
+        .map(|&(_, t)| t)
+        .collect();
+    callees.sort_unstable();
+    callees.dedup();
+    let never = FxHashMap::default();
+    let alone = never_returns_given(db, f, &ir, &never);
+    Arc::new(ReturnShape {
+        opaque: false,
+        callees,
+        alone,
+    })
+}
+
+/// Whether `f` (body `ir`) never returns when the functions in `never` and the C library's
+/// `is_noreturn` functions end the paths that call them, and why (the first such callee met).
+fn never_returns_given(
+    db: &dyn Db,
+    f: Function<'_>,
+    ir: &crate::ir::FunctionIr,
+    never: &FxHashMap<u32, NeverReturns>,
+) -> Option<NeverReturns> {
+    let index = function_ids(db, db.workspace());
+    let lib = library_model(db, db.settings());
+    let file = f.file(db);
+    let mut stopped_by: Option<String> = None;
+    let mut stops = |c: &Callee| {
+        let Callee::Direct(name) = c else {
+            return false;
+        };
+        let stop = match resolve_function(db, file, name) {
+            Some(g) => index.get(&g).is_some_and(|j| never.contains_key(j)),
+            None => lib.never_returns(name),
+        };
+        if stop && stopped_by.is_none() {
+            stopped_by = Some(name.clone());
+        }
+        stop
+    };
+    if probe::sites::can_return(ir, &mut stops) {
+        None
+    } else {
+        Some(match stopped_by {
+            Some(s) => NeverReturns::Calls(s),
+            None => NeverReturns::Loops,
+        })
+    }
+}
+
+/// The functions with a body that never return, by index in `all_functions`, each with the
+/// reason: the callee that ends its paths (`exit`, `abort`, a project's own `fatal`, …), or
+/// none when it loops forever. A function never returns when no path from its entry reaches
+/// its exit once calls to functions that never return end their paths (`probe::sites::
+/// can_return`); found by a fixpoint over the workspace, the C library's `is_noreturn`
+/// functions as the seed.
+///
+/// A function whose lowering fell back anywhere (opaque code might hide a `return`) is never
+/// counted. The fixpoint is bounded: stopping early only leaves out functions, which is safe
+/// (a call is then followed or summarised as before).
+///
+/// A function none of whose callees is in the set yet answers from its [`return_shape`] (the
+/// exploration it would do is the one cached there); only the callers of functions found so
+/// far explore their bodies again, so an edit costs one function's exploration, not the
+/// workspace's.
 #[salsa::tracked(returns(clone))]
 pub fn never_returning(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<u32, NeverReturns>> {
     const MAX_ROUNDS: usize = 16;
     let funcs = all_functions(db, ws);
-    let index = function_ids(db, ws);
     let lib = library_model(db, db.settings());
-    let bodies: Vec<_> = funcs.iter().map(|f| body(db, *f)).collect();
+    let shapes: Vec<Arc<ReturnShape>> = funcs.iter().map(|f| return_shape(db, *f)).collect();
     let mut never: FxHashMap<u32, NeverReturns> = FxHashMap::default();
     for (i, f) in funcs.iter().enumerate() {
         if lib.configured_noreturn(f.name(db)) {
@@ -242,31 +348,17 @@ pub fn never_returning(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<u32, NeverRe
     }
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
-        for (i, (f, ir)) in funcs.iter().zip(&bodies).enumerate() {
-            if never.contains_key(&(i as u32)) || !ir.fallbacks.is_empty() {
+        for (i, (f, shape)) in funcs.iter().zip(&shapes).enumerate() {
+            if never.contains_key(&(i as u32)) || shape.opaque {
                 continue;
             }
-            let file = f.file(db);
-            let mut stopped_by: Option<String> = None;
-            let mut stops = |c: &Callee| {
-                let Callee::Direct(name) = c else {
-                    return false;
-                };
-                let stop = match resolve_function(db, file, name) {
-                    Some(g) => index.get(&g).is_some_and(|j| never.contains_key(j)),
-                    None => lib.never_returns(name),
-                };
-                if stop && stopped_by.is_none() {
-                    stopped_by = Some(name.clone());
-                }
-                stop
+            let answer = if shape.callees.iter().any(|j| never.contains_key(j)) {
+                never_returns_given(db, *f, &body(db, *f), &never)
+            } else {
+                shape.alone.clone()
             };
-            if !probe::sites::can_return(ir, &mut stops) {
-                let why = match stopped_by {
-                    Some(s) => NeverReturns::Calls(s),
-                    None => NeverReturns::Loops,
-                };
-                never.insert(i as u32, why);
+            if let Some(reason) = answer {
+                never.insert(i as u32, reason);
                 changed = true;
             }
         }

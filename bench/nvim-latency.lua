@@ -1,0 +1,142 @@
+-- Editor latency through headless Neovim (run by bench/editor-latency.sh; `nvim --headless
+-- --clean --cmd "set rtp^=editors/nvim" -l bench/nvim-latency.lua`), with the reductio plugin
+-- and the real `reductio serve` (REDUCTIO_BIN):
+--   1. first diagnostics: from `:edit FIXTURE` (the plugin starts the server) to the leak
+--      diagnostic in the buffer, cold (REDUCTIO_FIXTURE, a file with one leak);
+--   2. saves: FILE (REDUCTIO_FILE, in a scratch copy of its project) is opened, the workspace
+--      check is let finish, then REDUCTIO_SAVES times a leaking line
+--      `char *reductio_nvim = malloc(1);` is inserted 9 lines into the first function at or
+--      after the middle of the file (or REDUCTIO_FUNCTION), then removed, each followed by
+--      `:write`, timed from `:write` to the publishDiagnostics of that buffer version.
+-- Prints `# latency ...` lines; exits 1 if a diagnostic never comes.
+local BIN = assert(os.getenv('REDUCTIO_BIN'), 'REDUCTIO_BIN is not set')
+vim.g.reductio_path = BIN
+local reductio = require('reductio')
+
+local function out(s)
+  io.stdout:write(s .. '\n')
+end
+local function fail(msg)
+  out('FAIL: ' .. msg)
+  vim.cmd('cquit 1')
+end
+local function pct(xs, p)
+  local v = vim.deepcopy(xs)
+  table.sort(v)
+  return v[math.max(1, math.min(#v, math.ceil(p / 100 * #v)))]
+end
+local function leaks(buf)
+  return #vim.tbl_filter(function(d)
+    return d.source == 'reductio'
+  end, vim.diagnostic.get(buf))
+end
+
+-- When each version of each buffer got its diagnostics.
+local published = {}
+local orig = vim.lsp.handlers['textDocument/publishDiagnostics']
+vim.lsp.handlers['textDocument/publishDiagnostics'] = function(err, params, ctx, cfg)
+  if params and params.version then
+    published[params.uri .. '#' .. params.version] = vim.uv.hrtime()
+  end
+  return orig(err, params, ctx, cfg)
+end
+
+-- 1. First diagnostics of a fixture, cold.
+local fixture = os.getenv('REDUCTIO_FIXTURE')
+if fixture then
+  local t0 = vim.uv.hrtime()
+  vim.cmd.edit(vim.fn.fnameescape(fixture))
+  local buf = vim.api.nvim_get_current_buf()
+  if not vim.wait(20000, function()
+    return leaks(buf) > 0
+  end, 1) then
+    fail('no diagnostics for ' .. fixture)
+  end
+  out(('# latency first diagnostics after :edit %s (plugin starts the server): %.0f ms'):format(
+    vim.fs.basename(fixture), (vim.uv.hrtime() - t0) / 1e6))
+end
+
+-- 2. Saves of a real file.
+local file = os.getenv('REDUCTIO_FILE')
+if file then
+  vim.cmd.edit(vim.fn.fnameescape(file))
+  local buf = vim.api.nvim_get_current_buf()
+  local client
+  if not vim.wait(20000, function()
+    client = reductio.client(buf)
+    return client ~= nil and client.initialized
+  end, 20) then
+    fail('reductio did not attach to ' .. file)
+  end
+  -- Let the workspace check end: the server's CPU time stops growing for 2 s.
+  local pid = client.rpc and client.rpc.pid
+  local function cpu()
+    local f = pid and io.open('/proc/' .. pid .. '/stat')
+    if not f then
+      return 0
+    end
+    local st = f:read('*a')
+    f:close()
+    local fields = vim.split(st:sub(st:find(')', 1, true) + 2), ' ')
+    return tonumber(fields[12]) + tonumber(fields[13])
+  end
+  local last, since = cpu(), vim.uv.now()
+  while vim.uv.now() - since < 2000 do
+    vim.wait(250)
+    local now = cpu()
+    if now ~= last then
+      last, since = now, vim.uv.now()
+    end
+  end
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  local name = os.getenv('REDUCTIO_FUNCTION')
+  if name == '' then
+    name = nil
+  end
+  local def
+  for i, l in ipairs(lines) do
+    local is_def = l:match('^[%a_][%w_ \t*]*%(') and not l:match(';%s*$') and (lines[i + 1] or ''):match('^{')
+    if is_def and (name and l:find(name .. '(', 1, true) or (not name and i >= #lines / 2)) then
+      def = i
+      break
+    end
+  end
+  if not def then
+    fail('no function to edit in ' .. file)
+  end
+  local at = def + 9
+  while not lines[at]:match('^%s+[%w_(*].*;%s*$') do
+    at = at + 1
+  end
+  local uri = vim.uri_from_bufnr(buf)
+  local n = tonumber(os.getenv('REDUCTIO_SAVES') or '20')
+  local times = {}
+  local base = leaks(buf)
+  for k = 1, n + n % 2 do
+    if k % 2 == 1 then
+      vim.api.nvim_buf_set_lines(buf, at, at, false, { '\tchar *reductio_nvim = malloc(1);' })
+    else
+      vim.api.nvim_buf_set_lines(buf, at, at + 1, false, {})
+    end
+    local v = vim.lsp.util.buf_versions[buf]
+    local t = vim.uv.hrtime()
+    vim.cmd('silent write')
+    if not vim.wait(20000, function()
+      return published[uri .. '#' .. v] ~= nil
+    end, 1) then
+      fail('no diagnostics for version ' .. v)
+    end
+    times[#times + 1] = (published[uri .. '#' .. v] - t) / 1e6
+    -- The leaking line adds leak diagnostics (one per path that loses the block); removing
+    -- it takes them away again.
+    if not vim.wait(2000, function()
+      return k % 2 == 1 and leaks(buf) > base or k % 2 == 0 and leaks(buf) == base
+    end, 1) then
+      fail(('save %d: %d leak diagnostics, %d before the first save'):format(k, leaks(buf), base))
+    end
+    vim.wait(300)
+  end
+  out(('# latency :write -> publishDiagnostics, %s (%d lines, a leaking line at %d added/removed): n=%d p50 %.0f ms, p95 %.0f ms, max %.0f ms'):format(
+    vim.fs.basename(file), #lines, at + 1, #times, pct(times, 50), pct(times, 95), pct(times, 100)))
+end
+vim.cmd('qa!')
