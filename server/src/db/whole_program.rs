@@ -2,8 +2,9 @@
 //! indirect calls to address-taken functions of the right arity), the type classes of the
 //! region partition, and the transitive MOD sets the engine summarises calls with.
 
+use super::build::declared_attributes;
 use super::database::Db;
-use super::front_end::{Function, body, type_env};
+use super::front_end::{Function, body, library_model, type_env};
 use super::inputs::Workspace;
 use super::names::{all_functions, function_ids, resolve_function};
 use crate::ir::{Callee, ExprKind, NodeId, StmtKind, Symbol};
@@ -145,11 +146,14 @@ pub fn own_mod<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<(ModSet, Vec<u32>)
     let classes = type_classes(db, ws);
     let index = function_ids(db, ws);
     let file = f.file(db);
+    let lib = library_model(db, db.settings());
     let classify = |name: &str| match resolve_function(db, file, name) {
         Some(_) => CalleeKind::Body,
         None => match crate::ir::library::known_function(name) {
             Some(k) => CalleeKind::Library(k.writes_first_argument),
-            None if crate::ir::library::is_noreturn(name) => CalleeKind::Library(false),
+            None if crate::ir::library::is_noreturn(name) || lib.noreturn.contains(name) => {
+                CalleeKind::Library(false)
+            }
             None => CalleeKind::Unknown,
         },
     };
@@ -231,6 +235,9 @@ pub fn never_returning(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<u32, Option<
     let funcs = all_functions(db, ws);
     let index = function_ids(db, ws);
     let bodies: Vec<_> = funcs.iter().map(|f| body(db, *f)).collect();
+    // Functions the program's headers declare `noreturn` (the lowering already ends paths at
+    // their calls).
+    let declared = library_model(db, db.settings());
     let mut never: FxHashMap<u32, Option<String>> = FxHashMap::default();
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
@@ -244,10 +251,11 @@ pub fn never_returning(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<u32, Option<
                 let Callee::Direct(name) = c else {
                     return false;
                 };
-                let stop = match resolve_function(db, file, name) {
-                    Some(g) => index.get(&g).is_some_and(|j| never.contains_key(j)),
-                    None => crate::ir::library::is_noreturn(name),
-                };
+                let stop = declared.noreturn.contains(name)
+                    || match resolve_function(db, file, name) {
+                        Some(g) => index.get(&g).is_some_and(|j| never.contains_key(j)),
+                        None => crate::ir::library::is_noreturn(name),
+                    };
                 if stop && stopped_by.is_none() {
                     stopped_by = Some(name.clone());
                 }
@@ -277,11 +285,60 @@ pub struct FunctionFact {
     pub reason: String,
 }
 
-/// Every inferred fact about the workspace's functions, in file and source order.
+/// Every inferred fact about the workspace's functions, in file and source order: the
+/// functions that never return (found from their bodies), and what the program's headers
+/// declare (`noreturn`, `__attribute__((malloc))` allocators and their deallocators).
 pub fn function_facts(db: &dyn Db) -> Vec<FunctionFact> {
     let ws = db.workspace();
     let never = never_returning(db, ws);
-    let mut out: Vec<FunctionFact> = all_functions(db, ws)
+    let funcs = all_functions(db, ws);
+    let inferred: rustc_hash::FxHashSet<&str> = never
+        .keys()
+        .filter_map(|i| funcs.get(*i as usize))
+        .map(|f| f.name(db).as_str())
+        .collect();
+    let mut declared_facts = Vec::new();
+    for (name, d) in declared_attributes(db, ws).iter() {
+        let file = d.file.path(db).clone();
+        let text = d.file.text(db);
+        let line = declaration_line(text, name);
+        let shown = file.display().to_string();
+        let mut push = |fact: &'static str, function: &str, reason: String| {
+            declared_facts.push(FunctionFact {
+                file: file.clone(),
+                line,
+                function: function.to_string(),
+                fact,
+                reason,
+            })
+        };
+        let a = &d.attributes;
+        if a.noreturn && !inferred.contains(name.as_str()) {
+            push(
+                "never returns",
+                name,
+                format!("declared noreturn in {shown}"),
+            );
+        }
+        if a.malloc {
+            push(
+                "allocator",
+                name,
+                format!("declared `__attribute__((malloc))` in {shown}: returns fresh memory"),
+            );
+        }
+        for (dealloc, i) in &a.deallocators {
+            push(
+                "deallocator",
+                dealloc,
+                format!(
+                    "`{name}` is declared `__attribute__((malloc({dealloc}, {i})))` in {shown}: \
+                     `{dealloc}` frees argument {i}"
+                ),
+            );
+        }
+    }
+    let mut out: Vec<FunctionFact> = funcs
         .iter()
         .enumerate()
         .filter_map(|(i, f)| {
@@ -301,6 +358,79 @@ pub fn function_facts(db: &dyn Db) -> Vec<FunctionFact> {
             })
         })
         .collect();
+    out.extend(declared_facts);
     out.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
     out
+}
+
+/// 1-based line of the first `name(` or `name (` in `text` at a word boundary (1 if none).
+fn declaration_line(text: &str, name: &str) -> u32 {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(k) = text[from..].find(name) {
+        let at = from + k;
+        let end = at + name.len();
+        let word = |i: usize| b[i].is_ascii_alphanumeric() || b[i] == b'_';
+        let before_ok = at == 0 || !word(at - 1);
+        let rest = text[end..].trim_start_matches([' ', '\t']);
+        if before_ok && rest.starts_with('(') {
+            return text[..at].matches('\n').count() as u32 + 1;
+        }
+        from = end;
+    }
+    1
+}
+
+/// How the workspace's calls resolve: the share of calls to functions with no body seen.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CallStats {
+    /// Calls by name.
+    pub direct: usize,
+    /// ... to a function whose body the program has (the workspace or a header it reaches).
+    pub with_body: usize,
+    /// ... to a function the library model knows (allocator, deallocator, libc, `noreturn`).
+    pub library: usize,
+    /// ... to a function with neither: what the analysis must treat as unknown.
+    pub unknown: usize,
+    /// Calls through function pointers.
+    pub indirect: usize,
+}
+
+/// [`CallStats`] over the functions of `files` (with the whole program to resolve against).
+pub fn call_stats(db: &dyn Db, files: &[super::inputs::SourceFile]) -> CallStats {
+    let lib = library_model(db, db.settings());
+    let mut s = CallStats::default();
+    for file in files {
+        for f in super::front_end::file_functions(db, *file) {
+            let ir = super::front_end::lowered(db, *f);
+            for id in ir.node_ids() {
+                let name = match &ir.node(id).stmt.kind {
+                    StmtKind::Call { callee, .. } => match callee {
+                        Callee::Direct(n) => n.as_str(),
+                        Callee::Indirect(_) => {
+                            s.indirect += 1;
+                            continue;
+                        }
+                    },
+                    StmtKind::Alloc { site, .. } => site.allocator.as_str(),
+                    StmtKind::Free { .. } => "free",
+                    _ => continue,
+                };
+                s.direct += 1;
+                if resolve_function(db, *file, name).is_some() {
+                    s.with_body += 1;
+                } else if lib.allocators.contains_key(name)
+                    || lib.deallocators.contains_key(name)
+                    || lib.noreturn.contains(name)
+                    || crate::ir::library::known_function(name).is_some()
+                    || crate::ir::library::is_noreturn(name)
+                {
+                    s.library += 1;
+                } else {
+                    s.unknown += 1;
+                }
+            }
+        }
+    }
+    s
 }

@@ -39,6 +39,9 @@ pub struct LibraryModel {
     pub allocators: FxHashMap<String, AllocKind>,
     /// Deallocator name → index of the freed argument.
     pub deallocators: FxHashMap<String, u32>,
+    /// Functions the program's headers declare `noreturn` (the build model reads them): a
+    /// call to one ends its path in the lowering. The C library's are [`is_noreturn`].
+    pub noreturn: rustc_hash::FxHashSet<String>,
 }
 
 impl Default for LibraryModel {
@@ -90,6 +93,7 @@ impl LibraryModel {
         LibraryModel {
             allocators,
             deallocators,
+            noreturn: Default::default(),
         }
     }
 
@@ -104,6 +108,29 @@ impl LibraryModel {
             m.deallocators.insert(d.clone(), 0);
         }
         m
+    }
+
+    /// A function declared `__attribute__((malloc))`: returns fresh memory (configured names
+    /// and the C library's own kinds win).
+    pub fn declare_allocator(&mut self, name: &str) {
+        self.allocators
+            .entry(name.to_string())
+            .or_insert(AllocKind::Returns);
+    }
+
+    /// A deallocator named by `__attribute__((malloc(name, index)))`: frees argument `arg`
+    /// (0-based).
+    pub fn declare_deallocator(&mut self, name: &str, arg: usize) {
+        self.deallocators
+            .entry(name.to_string())
+            .or_insert(arg.min(u32::MAX as usize) as u32);
+    }
+
+    /// A function declared `noreturn` (`_Noreturn`, `__attribute__((noreturn))`, …).
+    pub fn declare_noreturn(&mut self, name: &str) {
+        if !is_noreturn(name) {
+            self.noreturn.insert(name.to_string());
+        }
     }
 
     /// Return type of a library allocator (they all return `void*` or `char*` or `int`).
