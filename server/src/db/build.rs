@@ -351,6 +351,9 @@ pub struct BuildMessage {
     /// The file whose build it concerns.
     pub file: PathBuf,
     pub message: String,
+    /// About one include not followed (the others concern the whole file: an unusable
+    /// compile database, limits reached).
+    pub include: bool,
 }
 
 /// What went wrong building `file`: an unusable compile database, includes that could not be
@@ -365,6 +368,7 @@ pub fn build_messages(db: &dyn Db, file: SourceFile) -> Arc<Vec<BuildMessage>> {
         out.push(BuildMessage {
             file: path.clone(),
             message: format!("{e} (going on without it)"),
+            include: false,
         });
     }
     for s in &scan.skipped {
@@ -376,12 +380,14 @@ pub fn build_messages(db: &dyn Db, file: SourceFile) -> Arc<Vec<BuildMessage>> {
         out.push(BuildMessage {
             file: s.from.clone(),
             message: format!("include of {what} not followed: {}", s.reason),
+            include: true,
         });
     }
     if scan.truncated {
         out.push(BuildMessage {
             file: path.clone(),
             message: "preprocessor limits reached; the rest of its includes were not read".into(),
+            include: false,
         });
     }
     for f in super::front_end::file_functions(db, file) {
@@ -392,6 +398,7 @@ pub fn build_messages(db: &dyn Db, file: SourceFile) -> Arc<Vec<BuildMessage>> {
                     "macro expansion limit reached in `{}`; the rest is analysed unexpanded",
                     f.name(db)
                 ),
+                include: false,
             });
         }
     }
