@@ -9,6 +9,8 @@
 //! exclude = ["third_party/**"]
 //! check-on = "save"                         # or "change" (editor only)
 //! probe-parameters = false                  # also probe parameters a function never assigns
+//! include-dirs = ["include", "../common"]   # extra -I directories (relative to this file)
+//! defines = ["HAVE_CONFIG_H", "LEVEL=2"]    # extra -D macros for every file
 //! [budget]
 //! transfers = 500                           # transfer-function applications per probe
 //! regions = 50                              # size of the region set S per probe
@@ -37,6 +39,18 @@ pub struct Config {
     pub probe_parameters: bool,
     /// `[[suppress]]` entries: reports that match one are not diagnostics (`crate::suppress`).
     pub suppress: Vec<SuppressRule>,
+    /// Build model: extra include directories (`-I`), relative to the config file's directory.
+    pub include_dirs: Vec<std::path::PathBuf>,
+    /// Build model: extra macro definitions (`-D`), `NAME` or `NAME=VALUE`.
+    pub defines: Vec<String>,
+    /// Build model, not read from files: the directory of `reductio.toml` (relative
+    /// `include-dirs` resolve against it; also a workspace root for quoted includes).
+    #[serde(skip)]
+    pub build_root: Option<std::path::PathBuf>,
+    /// Build model, not read from files: the CLI's `--compile-commands FILE` (when set, no
+    /// compile database is searched for).
+    #[serde(skip)]
+    pub compile_commands: Option<std::path::PathBuf>,
     /// Testing only (not read from files): run the worklist in the other order.
     #[serde(skip)]
     pub worklist_lifo: bool,
@@ -54,6 +68,10 @@ impl Default for Config {
             budget: Budget::default(),
             probe_parameters: false,
             suppress: vec![],
+            include_dirs: vec![],
+            defines: vec![],
+            build_root: None,
+            compile_commands: None,
             worklist_lifo: false,
         }
     }
@@ -160,6 +178,17 @@ impl Config {
         for (i, rule) in self.suppress.iter().enumerate() {
             crate::suppress::check_rule(rule)
                 .map_err(|e| ConfigError(format!("[[suppress]] entry {}: {e}", i + 1)))?;
+        }
+        for d in &self.defines {
+            let name = d.split('=').next().unwrap_or("");
+            if name.is_empty()
+                || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                || name.starts_with(|c: char| c.is_ascii_digit())
+            {
+                return Err(ConfigError(format!(
+                    "`{d}` is not a macro definition (defines: NAME or NAME=VALUE)"
+                )));
+            }
         }
         Ok(self)
     }

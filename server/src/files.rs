@@ -19,6 +19,7 @@ pub fn discover(paths: &[PathBuf], exclude: &[String]) -> Result<Vec<PathBuf>, S
     for p in paths {
         let meta = std::fs::metadata(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
         if meta.is_file() {
+            check_source_path(p)?;
             out.push(p.clone());
             continue;
         }
@@ -59,10 +60,49 @@ pub fn find_config(start: &Path) -> Option<PathBuf> {
     }
 }
 
+/// Load a `reductio.toml`; its directory becomes the build model's root (relative
+/// `include-dirs` resolve against it).
 pub fn load_config(path: &Path) -> Result<Config, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Config::from_toml(&text).map_err(|ConfigError(e)| format!("{}: {e}", path.display()))
+    let mut cfg =
+        Config::from_toml(&text).map_err(|ConfigError(e)| format!("{}: {e}", path.display()))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    cfg.build_root = Some(crate::db::absolute(dir));
+    Ok(cfg)
+}
+
+/// A file named on the command line must be C: a `.c` or `.h` name and text content. Checked
+/// before anything is read in full, so a large binary is refused at once.
+pub fn check_source_path(path: &Path) -> Result<(), String> {
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    if !is_c_file(path) {
+        return Err(format!(
+            "{} is not a C file: reductio analyses C sources and headers (.c, .h)",
+            path.display()
+        ));
+    }
+    use std::io::Read;
+    let mut head = Vec::with_capacity(8192);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(8192).read_to_end(&mut head))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if head.contains(&0) {
+        return Err(format!(
+            "{} is not C source text (it contains NUL bytes: a binary file?)",
+            path.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Read a source file; invalid UTF-8 is replaced (and reported by the caller).

@@ -67,6 +67,11 @@ enum Command {
         /// List the suppressions (comments and [[suppress]] entries) that matched no report.
         #[arg(long)]
         report_unused_suppressions: bool,
+        /// A compile database (`compile_commands.json`) or `compile_flags.txt` to take include
+        /// directories and macros from (default: found next to each file or above, as clangd
+        /// finds it).
+        #[arg(long, value_name = "FILE")]
+        compile_commands: Option<PathBuf>,
     },
     /// Merge the JSON reports (or SARIF logs) of `check --shard 1/N` … `N/N` into the report of
     /// the unsharded run. Exit code 1 when it lists a leak.
@@ -93,6 +98,11 @@ enum Command {
         /// Configuration file (default: reductio.toml in the file's directory or above).
         #[arg(long)]
         config: Option<PathBuf>,
+        /// A compile database (`compile_commands.json`) or `compile_flags.txt` to take include
+        /// directories and macros from (default: found next to each file or above, as clangd
+        /// finds it).
+        #[arg(long, value_name = "FILE")]
+        compile_commands: Option<PathBuf>,
     },
     /// Print what the analysis assumes about each of the project's functions (allocator or
     /// deallocator by configuration, never returns, what a call may write, free or allocate),
@@ -105,6 +115,11 @@ enum Command {
         /// Configuration file (default: reductio.toml in the first path's directory).
         #[arg(long)]
         config: Option<PathBuf>,
+        /// A compile database (`compile_commands.json`) or `compile_flags.txt` to take include
+        /// directories and macros from (default: found next to each file or above, as clangd
+        /// finds it).
+        #[arg(long, value_name = "FILE")]
+        compile_commands: Option<PathBuf>,
     },
     /// Print the lowered IR and control-flow graph of a file's functions.
     Ir {
@@ -150,12 +165,14 @@ fn main() -> ExitCode {
             baseline,
             write_baseline,
             report_unused_suppressions,
+            compile_commands,
         } => match check_command(
             paths,
             format,
             jobs,
             budget,
             config,
+            compile_commands,
             write_baseline,
             reductio::ci::Options {
                 all,
@@ -182,7 +199,8 @@ fn main() -> ExitCode {
             format,
             budget,
             config,
-        } => match prove_command(&location, format, budget, config) {
+            compile_commands,
+        } => match prove_command(&location, format, budget, config, compile_commands) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("reductio: {e}");
@@ -193,7 +211,8 @@ fn main() -> ExitCode {
             paths,
             format,
             config,
-        } => match facts_command(paths, format, config) {
+            compile_commands,
+        } => match facts_command(paths, format, config, compile_commands) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("reductio: {e}");
@@ -229,6 +248,7 @@ fn config_for(
     explicit: Option<&Path>,
     first: &Path,
     budget: Option<u32>,
+    compile_commands: Option<PathBuf>,
 ) -> Result<Config, String> {
     let mut cfg = match explicit {
         Some(p) => reductio::files::load_config(p),
@@ -243,7 +263,31 @@ fn config_for(
         }
         cfg.budget.transfers = b;
     }
+    if let Some(p) = compile_commands {
+        let meta =
+            std::fs::metadata(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+        if !meta.is_file() {
+            return Err(format!(
+                "--compile-commands {}: not a regular file",
+                p.display()
+            ));
+        }
+        cfg.compile_commands = Some(db::absolute(&p));
+    }
     Ok(cfg)
+}
+
+/// The build model's problems (an unusable compile database, includes not followed, limits
+/// reached), each once, on stderr: warnings, never a reason to stop.
+fn report_build_messages(db: &dyn Db, files: &[db::SourceFile]) {
+    let mut seen = std::collections::BTreeSet::new();
+    for f in files {
+        for m in db::build_messages(db, *f).iter() {
+            if seen.insert(m.message.clone()) {
+                eprintln!("reductio: warning: {}: {}", m.file.display(), m.message);
+            }
+        }
+    }
 }
 
 /// `reductio facts`: the inferred facts about the functions of the given files, in source
@@ -252,16 +296,19 @@ fn facts_command(
     paths: Vec<PathBuf>,
     format: ProveFormat,
     config: Option<PathBuf>,
+    compile_commands: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
     let paths = if paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         paths
     };
-    let cfg = config_for(config.as_deref(), &paths[0], None)?;
+    let cfg = config_for(config.as_deref(), &paths[0], None, compile_commands)?;
     let files = reductio::files::discover(&paths, &cfg.exclude)?;
-    let (database, _) = reductio::batch::load(cfg, &files)?;
+    let (database, inputs) = reductio::batch::load(cfg, &files)?;
+    report_build_messages(&database, &inputs);
     let facts = db::function_facts(&database);
+    let calls = db::call_stats(&database, &inputs);
     match format {
         ProveFormat::Json => {
             let list: Vec<serde_json::Value> = facts
@@ -277,7 +324,17 @@ fn facts_command(
                     })
                 })
                 .collect();
-            let out = serde_json::json!({ "version": 1, "facts": list });
+            let out = serde_json::json!({
+                "version": 1,
+                "facts": list,
+                "calls": {
+                    "direct": calls.direct,
+                    "with_body": calls.with_body,
+                    "library": calls.library,
+                    "unknown": calls.unknown,
+                    "indirect": calls.indirect,
+                },
+            });
             println!(
                 "{}",
                 serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
@@ -301,6 +358,20 @@ fn facts_command(
                 files.len(),
                 if files.len() == 1 { "" } else { "s" }
             );
+            let pct = |n: usize| 100.0 * n as f64 / calls.direct.max(1) as f64;
+            println!(
+                "{} direct call{}: {} to a body ({:.1}%), {} to the library model ({:.1}%), \
+                 {} to no body seen ({:.1}%); {} indirect",
+                calls.direct,
+                if calls.direct == 1 { "" } else { "s" },
+                calls.with_body,
+                pct(calls.with_body),
+                calls.library,
+                pct(calls.library),
+                calls.unknown,
+                pct(calls.unknown),
+                calls.indirect
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -313,6 +384,7 @@ fn check_command(
     jobs: Option<usize>,
     budget: Option<u32>,
     config: Option<PathBuf>,
+    compile_commands: Option<PathBuf>,
     write_baseline: Option<PathBuf>,
     opts: reductio::ci::Options,
 ) -> Result<ExitCode, String> {
@@ -322,10 +394,11 @@ fn check_command(
     } else {
         paths
     };
-    let cfg = config_for(config.as_deref(), &paths[0], budget)?;
+    let cfg = config_for(config.as_deref(), &paths[0], budget, compile_commands)?;
     let rules = cfg.suppress.clone();
     let files = reductio::files::discover(&paths, &cfg.exclude)?;
     let (database, inputs) = reductio::batch::load(cfg, &files)?;
+    report_build_messages(&database, &inputs);
     let (findings, functions) = reductio::batch::run_probes_shard(
         &database,
         &inputs,
@@ -444,12 +517,11 @@ fn prove_command(
     format: ProveFormat,
     budget: Option<u32>,
     config: Option<PathBuf>,
+    compile_commands: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
     let (file, line, col) = parse_location(location)?;
-    if !file.is_file() {
-        return Err(format!("cannot read {}", file.display()));
-    }
-    let cfg = config_for(config.as_deref(), &file, budget)?;
+    reductio::files::check_source_path(&file)?;
+    let cfg = config_for(config.as_deref(), &file, budget, compile_commands)?;
     // The file's directory is its workspace (not recursively): enough for helpers next door.
     let dir = file
         .parent()
@@ -465,6 +537,7 @@ fn prove_command(
     files.sort();
     files.insert(0, file.clone());
     let (database, inputs) = reductio::batch::load(cfg, &files)?;
+    report_build_messages(&database, &inputs[..1]);
     let db: &dyn Db = &database;
     let target = inputs[0];
     let mut verdicts: Vec<Arc<Finding>> = Vec::new();
@@ -540,6 +613,10 @@ fn prove_command(
 }
 
 fn ir_command(path: &std::path::Path, only: Option<&str>, paper: bool) -> ExitCode {
+    if let Err(e) = reductio::files::check_source_path(path) {
+        eprintln!("reductio: {e}");
+        return ExitCode::from(2);
+    }
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {

@@ -880,6 +880,57 @@ fn goto_style_quick_fix_jumps_to_the_cleanup_label() {
     });
 }
 
+// ---- build model ------------------------------------------------------------------------
+
+/// A malformed `compile_commands.json` is shown once as a warning (`window/showMessage`), and
+/// a quoted include found nowhere is logged (`window/logMessage`), each once however many
+/// files and checks meet it; the file is still checked without them.
+#[test]
+fn build_problems_are_shown_once_and_logged() {
+    rt().block_on(async {
+        let src = "#include \"missing.h\"\n#include <stdlib.h>\nvoid f(void)\n{\n    char *p = malloc(4);\n    p = 0;\n}\n";
+        let other = "#include \"missing.h\"\nint g(void) { return 0; }\n";
+        let ws = workspace(
+            "buildwarn",
+            &[("a.c", src), ("b.c", other), ("compile_commands.json", "[{\"directory\": 3")],
+        );
+        let path = ws.join("a.c");
+        let mut c = Client::start(Options::default());
+        c.initialize(Some(ws.as_path()), false, Value::Null).await;
+        c.open(&path, src).await;
+        // Still analysed: the leak is reported.
+        assert_eq!(c.diagnostics_for_version(&path, 1).await.len(), 1);
+        let shown = c
+            .expect_message("build warning", |m| {
+                m["method"] == "window/showMessage"
+                    && m["params"]["message"].as_str().is_some_and(|t| t.contains("compile_commands.json"))
+            })
+            .await;
+        assert_eq!(shown["params"]["type"], 2, "a warning: {shown}");
+        c.expect_message("include log", |m| {
+            m["method"] == "window/logMessage"
+                && m["params"]["message"].as_str().is_some_and(|t| t.contains("\"missing.h\" not found"))
+        })
+        .await;
+        // An edit checks again: nothing is shown a second time.
+        c.change(&path, 2, json!([{"text": format!("{src}\n")}])).await;
+        c.save(&path).await;
+        c.diagnostics_for_version(&path, 2).await;
+        let about_db = |m: &Value| {
+            m["params"]["message"].as_str().is_some_and(|t| t.contains("compile_commands.json"))
+        };
+        let shown: Vec<Value> = c.notifications("window/showMessage").into_iter().filter(about_db).collect();
+        // One text per file that uses the database (a.c and b.c), never repeated.
+        let mut texts: Vec<&str> = shown.iter().map(|m| m["params"]["message"].as_str().unwrap()).collect();
+        let n = texts.len();
+        texts.sort();
+        texts.dedup();
+        assert_eq!(texts.len(), n, "a warning repeated: {shown:#?}");
+        assert!(n <= 2, "{shown:#?}");
+        c.shutdown().await;
+    });
+}
+
 // ---- configuration ------------------------------------------------------------------------
 
 #[test]

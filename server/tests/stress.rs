@@ -401,8 +401,17 @@ fn pathological_one_megabyte_line() {
 #[test]
 fn pathological_binary_data() {
     let mut rng = Rng(0xB1A5);
-    let data: Vec<u8> = (0..1 << 20).map(|_| rng.next() as u8).collect();
+    // Without NUL bytes the garbage is analysed (as text, lossily decoded), within bounds.
+    let mut data: Vec<u8> = (0..1 << 20).map(|_| (rng.next() as u8).max(1)).collect();
     pathological("binary-1mb", &data, LIMIT, 2048);
+    // With one, it is refused at once as not C (exit 2, nothing read past the first 8 KiB).
+    data[100] = 0;
+    let path = stress_dir().join("binary-nul.c");
+    std::fs::write(&path, &data).unwrap();
+    let run = check_cli(&path, LIMIT);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(run.code, Some(2), "a binary file is refused");
+    assert!(run.elapsed < Duration::from_secs(5), "{:?}", run.elapsed);
 }
 
 #[test]

@@ -36,6 +36,79 @@ const ANALYSIS_STACK: usize = 32 << 20;
 /// bounds them anyway).
 const MAX_OPS: usize = 48;
 
+// ---- (c) a project: a file, a header and a compile database ------------------------------
+
+/// Runs the build model and the whole pipeline on a small project made of `data`: split at
+/// the first two NUL bytes into a C file (`src/main.c`, which includes `h.h`), a header
+/// (`include/h.h`) and a `compile_commands.json`, written to a per-process directory so the
+/// real file reader (directories, devices, sizes) is exercised. Panics on any crash or broken
+/// invariant; a hang is libFuzzer's timeout.
+pub fn build_project(data: &[u8]) {
+    let data = data.to_vec();
+    let worker = std::thread::Builder::new()
+        .stack_size(ANALYSIS_STACK)
+        .spawn(move || build_project_on_this_thread(&data))
+        .expect("spawn the analysis thread");
+    if let Err(panic) = worker.join() {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+fn build_project_on_this_thread(data: &[u8]) {
+    let mut parts = data.splitn(3, |&b| b == 0);
+    let main = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
+    let header = parts.next().unwrap_or_default();
+    let cdb = parts.next().unwrap_or_default();
+    let dir = std::env::temp_dir().join(format!("reductio-fuzz-build-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(dir.join("src"));
+    let _ = std::fs::create_dir_all(dir.join("include"));
+    let _ = std::fs::write(dir.join("include/h.h"), header);
+    let _ = std::fs::write(dir.join("compile_commands.json"), cdb);
+    let text = format!("#include \"h.h\"\n{main}");
+    let path = dir.join("src/main.c");
+    let _ = std::fs::write(&path, &text);
+    let mut database = Database::new(Config::default());
+    let file = database.add_file(path.clone(), text.clone());
+    let db: &dyn Db = &database;
+    for f in db::file_functions(db, file) {
+        let ir = db::lowered(db, *f);
+        let len = f.source(db).text.len() as u32;
+        for n in ir.node_ids() {
+            let r = ir.node(n).stmt.range;
+            assert!(
+                r.start <= r.end && r.end <= len,
+                "a range outside its function"
+            );
+        }
+    }
+    let _ = db::build_messages(db, file);
+    let _ = db::function_facts(db);
+    let _ = db::call_stats(db, &[file]);
+    // Every place a finding names lies inside the file it names (the main file or the header).
+    let header_text = String::from_utf8_lossy(header).into_owned();
+    let files = [(path, text), (dir.join("include/h.h"), header_text)];
+    let inside = |l: &reductio::db::SourceLoc| {
+        let Some((_, t)) = files.iter().find(|(p, _)| db::absolute(&l.file) == *p) else {
+            return true;
+        };
+        let lines = t.split('\n').count() as u32;
+        l.line >= 1
+            && l.line <= l.end_line
+            && l.end_line <= lines
+            && l.range.start <= l.range.end
+            && l.range.end as usize <= t.len()
+    };
+    for f in db::file_findings(db, file).iter() {
+        assert!(inside(&f.loc), "finding outside its file: {f:?}");
+        for s in &f.trace {
+            assert!(inside(&s.loc), "trace step outside its file: {f:?}");
+        }
+        for a in &f.allocation {
+            assert!(inside(a), "allocation outside its file: {f:?}");
+        }
+    }
+}
+
 // ---- (a) a C file ----------------------------------------------------------------------
 
 /// Runs the whole pipeline on `data` as a C file. Panics on any crash or broken invariant.

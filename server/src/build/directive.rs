@@ -22,7 +22,7 @@ pub enum DirectiveKind {
     Other,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Directive {
     pub kind: DirectiveKind,
     /// Tokens after the directive name, with ranges into the text the directive was lexed from.

@@ -48,6 +48,12 @@ pub trait FileSource {
     fn exists(&self, path: &Path) -> bool {
         !matches!(self.read(path), Err(SkipReason::NotFound))
     }
+
+    /// The directive index of `text`, the contents of `path` (a source may cache it: a
+    /// header is walked once per translation unit that includes it).
+    fn directives(&self, _path: &Path, text: &str) -> Arc<super::scan::DirectiveIndex> {
+        Arc::new(super::scan::DirectiveIndex::of(text))
+    }
 }
 
 impl<F: Fn(&Path) -> Result<Arc<str>, SkipReason>> FileSource for F {

@@ -163,6 +163,63 @@ impl MacroTable {
         self.defs.insert(def.name.clone(), Arc::new(def));
     }
 
+    /// Adds a definition parsed once and shared (see [`super::scan::DirectiveIndex`]); like
+    /// [`MacroTable::apply_directive`] for a `#define`.
+    pub fn define_shared(&mut self, def: &Arc<MacroDef>, certain: bool) {
+        let uncertain = !certain
+            && !self
+                .get(&def.name)
+                .is_some_and(|old| !old.uncertain && old.body == def.body);
+        self.undefined.remove(&def.name);
+        let shared = if uncertain == def.uncertain {
+            def.clone()
+        } else {
+            let mut d = (**def).clone();
+            d.uncertain = uncertain;
+            Arc::new(d)
+        };
+        self.defs.insert(def.name.clone(), shared);
+    }
+
+    /// The part of this table `text` can reach: the macros named in it, and those named in
+    /// their bodies, transitively. Expanding `text` with it gives the same result, and a
+    /// translation unit's table shrinks from every macro of its headers to the few it uses.
+    pub fn reachable_from(&self, text: &str) -> MacroTable {
+        let mut out = MacroTable {
+            complete: self.complete,
+            ..Default::default()
+        };
+        let mut want: Vec<String> = super::lex::lex(text)
+            .into_iter()
+            .filter(|t| t.kind == TokKind::Ident)
+            .map(|t| text[t.range].to_string())
+            .collect();
+        let mut seen: rustc_hash::FxHashSet<String> = rustc_hash::FxHashSet::default();
+        while let Some(name) = want.pop() {
+            if seen.contains(&name) {
+                continue;
+            }
+            if let Some(d) = self.defs.get(&name) {
+                for t in &d.body {
+                    if t.kind == TokKind::Ident && !seen.contains(&t.text) {
+                        want.push(t.text.clone());
+                    }
+                }
+                out.defs.insert(name.clone(), d.clone());
+            } else if self.undefined.contains(&name) {
+                out.undefined.insert(name.clone());
+            }
+            seen.insert(name);
+        }
+        out
+    }
+
+    /// Keeps only the definitions `keep` accepts (a name dropped is simply not a macro here:
+    /// neither defined nor undefined).
+    pub fn retain(&mut self, keep: impl Fn(&MacroDef) -> bool) {
+        self.defs.retain(|_, d| keep(d));
+    }
+
     /// `#undef`; an uncertain one (in an undecided arm) leaves the name maybe-defined.
     pub fn undef(&mut self, name: &str, certain: bool) {
         if certain {

@@ -15,10 +15,11 @@ use super::includes::{
     FileSource, IncludeResolver, IncludeSpec, Resolution, SkipReason, parse_include_operand,
 };
 use super::lex::{TokKind, lex};
-use super::macros::{MacroStatus, MacroTable};
+use super::macros::{MacroDef, MacroStatus, MacroTable};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Bounds on one walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -186,29 +187,22 @@ struct Frame {
 
 impl Walker<'_> {
     fn walk(&mut self, path: &Path, text: &str, depth: usize, base: Truth, main: bool) {
-        let toks = lex(text);
+        let index = self.source.directives(path, text);
         if !main && !self.guards.contains_key(path) {
-            self.guards
-                .insert(path.to_path_buf(), include_guard(text, &toks));
+            self.guards.insert(path.to_path_buf(), index.guard.clone());
         }
-        let directives: Vec<Range<usize>> = toks
-            .into_iter()
-            .filter(|t| t.kind == TokKind::Directive)
-            .map(|t| t.range)
-            .collect();
+        let directives = &index.directives;
         let mut frames: Vec<Frame> = Vec::new();
         for (k, range) in directives.iter().enumerate() {
-            let d = directive::parse(text, range.clone());
+            let Some(d) = index.parsed.get(k) else { break };
             let live = frames.last().map_or(base, |f| f.live);
             match d.kind {
                 DirectiveKind::If | DirectiveKind::Ifdef | DirectiveKind::Ifndef => {
                     let cond = if live == Truth::False {
                         Truth::False
                     } else {
-                        let next = directives
-                            .get(k + 1)
-                            .map(|r| directive::parse(text, r.clone()));
-                        self.condition(text, &d, next.as_ref())
+                        let next = index.parsed.get(k + 1);
+                        self.condition(text, d, next)
                     };
                     let taken = if live == Truth::False {
                         Truth::False
@@ -251,7 +245,7 @@ impl Walker<'_> {
                     } else if d.kind == DirectiveKind::Else {
                         any.not()
                     } else {
-                        let cond = self.condition(text, &d, None);
+                        let cond = self.condition(text, d, None);
                         any.not().and(cond)
                     };
                     let f = frames.last_mut().expect("checked above");
@@ -271,13 +265,15 @@ impl Walker<'_> {
                     self.close(f, Some(range.clone()), range.start);
                 }
                 _ if live == Truth::False => {}
-                DirectiveKind::Define | DirectiveKind::Undef => {
-                    self.out
-                        .table
-                        .apply_directive(text, &d, live == Truth::True);
+                DirectiveKind::Define => match index.defines.get(k) {
+                    Some(Some(def)) => self.out.table.define_shared(def, live == Truth::True),
+                    _ => self.out.table.apply_directive(text, d, live == Truth::True),
+                },
+                DirectiveKind::Undef => {
+                    self.out.table.apply_directive(text, d, live == Truth::True);
                 }
                 DirectiveKind::Include | DirectiveKind::IncludeNext => {
-                    self.include(path, text, &d, range.clone(), depth, live, main);
+                    self.include(path, text, d, range.clone(), depth, live, main);
                 }
                 DirectiveKind::Pragma => {
                     if d.operands
@@ -477,6 +473,49 @@ impl Walker<'_> {
         }
         let joined: String = toks.iter().map(|t| &*t.text).collect();
         parse_include_operand(&joined)
+    }
+}
+
+/// The directive lines of a text and its include guard: what a walk needs of a header besides
+/// the directives' own text. Computing it lexes the whole text, so a [`FileSource`] may cache
+/// it per file ([`FileSource::directives`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DirectiveIndex {
+    pub directives: Vec<Range<usize>>,
+    /// Each directive parsed (same order).
+    pub parsed: Vec<Directive>,
+    /// Each `#define`'s definition, parsed once and shared by every table it enters.
+    pub defines: Vec<Option<Arc<MacroDef>>>,
+    pub guard: Option<String>,
+}
+
+impl DirectiveIndex {
+    pub fn of(text: &str) -> DirectiveIndex {
+        let toks = lex(text);
+        let guard = include_guard(text, &toks);
+        let directives: Vec<Range<usize>> = toks
+            .into_iter()
+            .filter(|t| t.kind == TokKind::Directive)
+            .map(|t| t.range)
+            .collect();
+        let parsed: Vec<Directive> = directives
+            .iter()
+            .map(|r| directive::parse(text, r.clone()))
+            .collect();
+        let defines = parsed
+            .iter()
+            .map(|d| {
+                (d.kind == DirectiveKind::Define)
+                    .then(|| super::macros::parse_define(text, d).map(Arc::new))
+                    .flatten()
+            })
+            .collect();
+        DirectiveIndex {
+            directives,
+            parsed,
+            defines,
+            guard,
+        }
     }
 }
 

@@ -1,9 +1,16 @@
 //! The database: the [`Db`] trait every query takes, and [`Database`], its one implementation
 //! (salsa storage, the handles of the two singleton inputs, and the execution log tests read).
 
-use super::inputs::{Settings, Workspace};
+use super::inputs::{Settings, SourceFile, Workspace};
+use crate::build::{FileSource, FsSource, SkipReason};
 use crate::config::Config;
+use rustc_hash::FxHashMap;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+
+/// Every file the database has read, by absolute normalized path: workspace files and the
+/// headers and compile databases the build model reached (or why one could not be read).
+pub(super) type FileMap = Arc<Mutex<FxHashMap<PathBuf, Result<SourceFile, SkipReason>>>>;
 
 #[salsa::db]
 pub trait Db: salsa::Database {
@@ -11,6 +18,10 @@ pub trait Db: salsa::Database {
     fn settings(&self) -> Settings;
     /// Record that a query body ran (tests use this to prove what re-executes).
     fn record(&self, event: String);
+    /// The file at `path` (absolute, normalized): a workspace file, or a header or compile
+    /// database read from disk once and kept as an input, so a query reading its text depends
+    /// on it (editing a header re-runs exactly the queries that read it).
+    fn file_at(&self, path: &Path) -> Result<SourceFile, SkipReason>;
 }
 
 #[salsa::db]
@@ -21,6 +32,7 @@ pub struct Database {
     workspace: Option<Workspace>,
     settings: Option<Settings>,
     log: Arc<Mutex<Option<Vec<String>>>>,
+    pub(super) files: FileMap,
 }
 
 #[salsa::db]
@@ -41,6 +53,20 @@ impl Db for Database {
             log.push(event);
         }
     }
+    fn file_at(&self, path: &Path) -> Result<SourceFile, SkipReason> {
+        let Ok(mut files) = self.files.lock() else {
+            return Err(SkipReason::Unreadable("internal lock poisoned".into()));
+        };
+        if let Some(r) = files.get(path) {
+            return r.clone();
+        }
+        // Read under the lock: two workers never create two inputs for one path.
+        let r = FsSource::default()
+            .read(path)
+            .map(|text| SourceFile::new(self, path.to_path_buf(), text.to_string(), None));
+        files.insert(path.to_path_buf(), r.clone());
+        r
+    }
 }
 
 impl Default for Database {
@@ -56,6 +82,7 @@ impl Database {
             workspace: None,
             settings: None,
             log: Arc::new(Mutex::new(None)),
+            files: FileMap::default(),
         };
         db.workspace = Some(Workspace::new(&db, vec![]));
         db.settings = Some(Settings::new(&db, config));
@@ -108,6 +135,7 @@ impl Database {
             workspace: None,
             settings: None,
             log,
+            files: FileMap::default(),
         };
         db.workspace = Some(Workspace::new(&db, vec![]));
         db.settings = Some(Settings::new(&db, config));

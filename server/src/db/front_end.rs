@@ -3,10 +3,11 @@
 //! IR (with and without source ranges), plus the pseudo-function of a file's global
 //! initializers.
 
+use super::build::{declared_attributes, expanded_function, live_text, program_files};
 use super::database::Db;
 use super::inputs::{Settings, SourceFile, Workspace};
 use crate::ir::{self, FileItems, FunctionIr, FunctionSource, LibraryModel, LowerContext, TypeEnv};
-use crate::syntax::SyntaxTree;
+use crate::syntax::{SyntaxTree, TextRange};
 use std::sync::Arc;
 
 /// A function definition in the workspace. Identity is (file, name, occurrence); the text and
@@ -26,9 +27,15 @@ pub struct Function<'db> {
     pub start: u32,
 }
 
+/// The tree of the file's live text ([`live_text`]: the text with the `#if` arms the build
+/// model decided dead blanked, same offsets). The editor's incremental tree is used when
+/// nothing is blanked.
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn parsed(db: &dyn Db, file: SourceFile) -> SyntaxTree {
     db.record(format!("parse {}", file.path(db).display()));
+    if let Some(live) = live_text(db, file) {
+        return SyntaxTree(crate::syntax::parse(&live, None));
+    }
     match file.tree(db) {
         Some(t) => t,
         None => SyntaxTree(crate::syntax::parse(file.text(db), None)),
@@ -40,7 +47,10 @@ pub fn parsed(db: &dyn Db, file: SourceFile) -> SyntaxTree {
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn file_syntax_items(db: &dyn Db, file: SourceFile) -> Arc<FileItems> {
     let tree = parsed(db, file);
-    Arc::new(ir::collect_items(&tree.0, file.text(db)))
+    match live_text(db, file) {
+        Some(live) => Arc::new(ir::collect_items(&tree.0, &live)),
+        None => Arc::new(ir::collect_items(&tree.0, file.text(db))),
+    }
 }
 
 #[salsa::tracked(returns(ref))]
@@ -59,20 +69,38 @@ pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<TypeEnv> {
     Arc::new(file_syntax_items(db, file).env.clone())
 }
 
-/// Declarations of the whole workspace, merged (first definition of a name wins).
+/// Declarations of the whole workspace and the project headers it reaches, merged (first
+/// definition of a name wins).
 #[salsa::tracked(returns(clone))]
 pub fn type_env(db: &dyn Db, ws: Workspace) -> Arc<TypeEnv> {
     let mut env = TypeEnv::default();
-    for f in ws.files(db) {
+    for f in program_files(db, ws) {
         env.merge(&file_decls(db, *f));
     }
     Arc::new(env)
 }
 
+/// The library model: the C library, the configured allocators and deallocators, and what
+/// the program's headers declare (`__attribute__((malloc))` allocators, the deallocators
+/// `malloc(dealloc, i)` names, `noreturn` functions).
 #[salsa::tracked(returns(clone))]
 pub fn library_model(db: &dyn Db, settings: Settings) -> Arc<LibraryModel> {
     let c = settings.config(db);
-    Arc::new(LibraryModel::with_user(&c.allocators, &c.deallocators).with_noreturn(&c.noreturn))
+    let mut m = LibraryModel::with_user(&c.allocators, &c.deallocators).with_noreturn(&c.noreturn);
+    let declared = declared_attributes(db, db.workspace());
+    for (name, d) in declared.iter() {
+        let a = &d.attributes;
+        if a.noreturn {
+            m.declare_noreturn(name);
+        }
+        if a.malloc {
+            m.declare_allocator(name);
+        }
+        for (dealloc, index) in &a.deallocators {
+            m.declare_deallocator(dealloc, index.saturating_sub(1) as usize);
+        }
+    }
+    Arc::new(m)
 }
 
 /// The lowered IR and CFG of one function.
@@ -85,7 +113,26 @@ pub fn lowered<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<FunctionIr> {
         env: &env,
         lib: &lib,
     };
-    Arc::new(ir::lower_function(f.source(db), &ctx))
+    match expanded_function(db, f) {
+        // The expansion is lowered; every range is mapped back to what the user wrote (a
+        // statement from a macro body to the macro call, an argument to the argument).
+        Some(e) => {
+            let src = f.source(db);
+            let expanded = FunctionSource {
+                text: e.text.clone(),
+                ..src.clone()
+            };
+            let mut ir = ir::lower_function(&expanded, &ctx);
+            let len = src.text.len() as u32;
+            ir.map_ranges(|r| {
+                let o = e.original_range(r.start as usize..r.end as usize);
+                let start = (o.start as u32).min(len);
+                TextRange::new(start, (o.end as u32).clamp(start, len))
+            });
+            Arc::new(ir)
+        }
+        None => Arc::new(ir::lower_function(f.source(db), &ctx)),
+    }
 }
 
 /// [`lowered`] without source ranges: what the analysis reads (see

@@ -45,7 +45,36 @@ impl Database {
             f.set_tree(self).to(None);
             return f;
         }
-        let f = SourceFile::new(self, path, text, None);
+        let key = super::build::absolute(&path);
+        // A header the build model already read becomes a workspace file: same input, so
+        // what read it stays valid.
+        let known = self
+            .files
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).cloned())
+            .and_then(Result::ok);
+        let f = match known {
+            Some(f) => {
+                if *f.text(self) != text {
+                    f.set_text(self).to(text);
+                }
+                if f.tree(self).is_some() {
+                    f.set_tree(self).to(None);
+                }
+                if *f.path(self) != path {
+                    f.set_path(self).to(path);
+                }
+                f
+            }
+            None => {
+                let f = SourceFile::new(self, path, text, None);
+                if let Ok(mut m) = self.files.lock() {
+                    m.insert(key, Ok(f));
+                }
+                f
+            }
+        };
         let mut files = files;
         files.push(f);
         ws.set_files(self).to(files);

@@ -76,6 +76,7 @@
 //! re-places about 21,000 verdicts per keystroke).
 
 mod assigned;
+mod build;
 mod database;
 mod facts;
 mod finding;
@@ -94,6 +95,11 @@ pub use assigned::{
     AssignedMemory, AssignedPath, PathKind, assigned_flow, assigned_memory, assignment_nodes,
     assignments_at_line, function_assignments,
 };
+pub use build::{
+    BuildMessage, DbSource, Declared, absolute, build_messages, compile_db, declared_attributes,
+    expanded_function, file_attributes, file_flags, file_headers, file_scan, inactive_ranges,
+    live_text, macro_table, program_files, shared_text, workspace_roots,
+};
 pub use database::{Database, Db};
 pub use facts::{
     CallAt, CalleeFacts, Fact, FunctionFact, call_at, callee_facts, facts_of, function_facts,
@@ -111,7 +117,7 @@ pub use probes::{
 };
 pub use program::{fresh_writes, temp_deaths};
 pub use whole_program::{
-    CallGraph, CallSites, arity, call_graph, call_sites, callers_of, indirect_targets, mod_of,
-    mod_table, never_returning, never_returns_of, own_mod, resolved_calls, return_shape,
-    type_classes, type_facts,
+    CallGraph, CallSites, CallStats, arity, call_graph, call_sites, call_stats, callers_of,
+    indirect_targets, mod_of, mod_table, never_returning, never_returns_of, own_mod,
+    resolved_calls, return_shape, type_classes, type_facts,
 };

@@ -2,6 +2,7 @@
 //! every function of the workspace in file order with its index (the engine's
 //! [`probe::FuncId`](crate::probe::FuncId)).
 
+use super::build::{file_headers, program_files};
 use super::database::Db;
 use super::front_end::{Function, file_functions};
 use super::inputs::{SourceFile, Workspace};
@@ -19,7 +20,7 @@ pub struct FunctionNames<'db> {
 #[salsa::tracked(returns(ref))]
 pub fn function_names(db: &dyn Db, ws: Workspace) -> FunctionNames<'_> {
     let mut names = FunctionNames::default();
-    for file in ws.files(db) {
+    for file in program_files(db, ws) {
         let local = names.in_file.entry(*file).or_default();
         for f in file_functions(db, *file) {
             local.entry(f.name(db).clone()).or_insert(*f);
@@ -46,6 +47,13 @@ pub fn resolve_function<'db>(
     if let Some(f) = names.in_file.get(&from).and_then(|m| m.get(name)) {
         return Some(*f);
     }
+    // A function of a header `from` includes (a `static inline` one is part of `from`'s
+    // translation unit).
+    for h in file_headers(db, from) {
+        if let Some(f) = names.in_file.get(h).and_then(|m| m.get(name)) {
+            return Some(*f);
+        }
+    }
     names
         .exported
         .get(name)?
@@ -54,12 +62,12 @@ pub fn resolve_function<'db>(
         .copied()
 }
 
-/// Every function of the workspace, in file order. A function's index here is its
-/// [`probe::FuncId`].
+/// Every function of the workspace and of the project headers it reaches, in file order. A
+/// function's index here is its [`probe::FuncId`].
 #[salsa::tracked(returns(ref))]
 pub fn all_functions(db: &dyn Db, ws: Workspace) -> Vec<Function<'_>> {
     let mut out = Vec::new();
-    for f in ws.files(db) {
+    for f in program_files(db, ws) {
         out.extend(file_functions(db, *f).iter().copied());
     }
     out

@@ -300,10 +300,11 @@ fn never_returns_given(
         let Callee::Direct(name) = c else {
             return false;
         };
-        let stop = match resolve_function(db, file, name) {
-            Some(g) => index.get(&g).is_some_and(|j| never.contains_key(j)),
-            None => lib.never_returns(name),
-        };
+        let stop = lib.declared_noreturn.contains(name)
+            || match resolve_function(db, file, name) {
+                Some(g) => index.get(&g).is_some_and(|j| never.contains_key(j)),
+                None => lib.never_returns(name),
+            };
         if stop && stopped_by.is_none() {
             stopped_by = Some(name.clone());
         }
@@ -367,4 +368,58 @@ pub fn never_returning(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<u32, NeverRe
         }
     }
     Arc::new(never)
+}
+
+/// How the workspace's calls resolve: the share of calls to functions with no body seen.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CallStats {
+    /// Calls by name.
+    pub direct: usize,
+    /// ... to a function whose body the program has (the workspace or a header it reaches).
+    pub with_body: usize,
+    /// ... to a function the library model knows (allocator, deallocator, libc, `noreturn`).
+    pub library: usize,
+    /// ... to a function with neither: what the analysis must treat as unknown.
+    pub unknown: usize,
+    /// Calls through function pointers.
+    pub indirect: usize,
+}
+
+/// [`CallStats`] over the functions of `files` (with the whole program to resolve against).
+pub fn call_stats(db: &dyn Db, files: &[super::inputs::SourceFile]) -> CallStats {
+    let lib = library_model(db, db.settings());
+    let mut s = CallStats::default();
+    for file in files {
+        for f in super::front_end::file_functions(db, *file) {
+            let ir = super::front_end::lowered(db, *f);
+            for id in ir.node_ids() {
+                let name = match &ir.node(id).stmt.kind {
+                    StmtKind::Call { callee, .. } => match callee {
+                        Callee::Direct(n) => n.as_str(),
+                        Callee::Indirect(_) => {
+                            s.indirect += 1;
+                            continue;
+                        }
+                    },
+                    StmtKind::Alloc { site, .. } => site.allocator.as_str(),
+                    StmtKind::Free { .. } => "free",
+                    _ => continue,
+                };
+                s.direct += 1;
+                if resolve_function(db, *file, name).is_some() {
+                    s.with_body += 1;
+                } else if lib.allocators.contains_key(name)
+                    || lib.deallocators.contains_key(name)
+                    || lib.never_returns(name)
+                    || crate::ir::library::known_function(name).is_some()
+                    || crate::ir::library::is_noreturn(name)
+                {
+                    s.library += 1;
+                } else {
+                    s.unknown += 1;
+                }
+            }
+        }
+    }
+    s
 }

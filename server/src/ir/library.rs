@@ -43,6 +43,9 @@ pub struct LibraryModel {
     /// The user's configured `noreturn` names (sorted): functions that never return, with or
     /// without a body (on top of the C library's, [`is_noreturn`]).
     pub noreturn: Vec<String>,
+    /// Functions the program's headers declare `noreturn` (the build model reads them): a
+    /// call to one ends its path in the lowering. The C library's are [`is_noreturn`].
+    pub declared_noreturn: rustc_hash::FxHashSet<String>,
 }
 
 impl Default for LibraryModel {
@@ -95,6 +98,7 @@ impl LibraryModel {
             allocators,
             deallocators,
             noreturn: Vec::new(),
+            declared_noreturn: Default::default(),
         }
     }
 
@@ -130,7 +134,30 @@ impl LibraryModel {
     /// [`is_noreturn`] functions and the configured ones. (A project function may also be
     /// found never to return from its body: `db::never_returning`.)
     pub fn never_returns(&self, name: &str) -> bool {
-        is_noreturn(name) || self.configured_noreturn(name)
+        is_noreturn(name) || self.configured_noreturn(name) || self.declared_noreturn.contains(name)
+    }
+
+    /// A function declared `__attribute__((malloc))`: returns fresh memory (configured names
+    /// and the C library's own kinds win).
+    pub fn declare_allocator(&mut self, name: &str) {
+        self.allocators
+            .entry(name.to_string())
+            .or_insert(AllocKind::Returns);
+    }
+
+    /// A deallocator named by `__attribute__((malloc(name, index)))`: frees argument `arg`
+    /// (0-based).
+    pub fn declare_deallocator(&mut self, name: &str, arg: usize) {
+        self.deallocators
+            .entry(name.to_string())
+            .or_insert(arg.min(u32::MAX as usize) as u32);
+    }
+
+    /// A function declared `noreturn` (`_Noreturn`, `__attribute__((noreturn))`, …).
+    pub fn declare_noreturn(&mut self, name: &str) {
+        if !is_noreturn(name) {
+            self.declared_noreturn.insert(name.to_string());
+        }
     }
 
     /// Return type of a library allocator (they all return `void*` or `char*` or `int`).

@@ -376,6 +376,19 @@ impl FunctionIr {
         }
         ir
     }
+    /// Replace every source range with `f(range)`: the front end maps the ranges of a
+    /// macro-expanded body back to the user's text with it.
+    pub fn map_ranges(&mut self, f: impl Fn(TextRange) -> TextRange) {
+        for n in &mut self.nodes {
+            n.stmt.range = f(n.stmt.range);
+        }
+        for l in &mut self.locals {
+            l.range = f(l.range);
+        }
+        for b in &mut self.fallbacks {
+            b.range = f(b.range);
+        }
+    }
     pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id.0 as usize]
     }

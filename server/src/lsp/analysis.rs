@@ -138,6 +138,40 @@ pub fn warm_file_probes(db: &Database, file: SourceFile) {
 /// = the trace, allocation first.
 /// Leaks suppressed by a `reductio-ignore` comment or a `[[suppress]]` entry are not
 /// diagnostics (as in `reductio check`).
+/// What the build model could not use for one file, for the user: `(shown, text)`. Shown
+/// (`window/showMessage`): a compile database that could not be read or parsed, and limits
+/// reached, which change what the analysis sees for the whole project. Only logged
+/// (`window/logMessage`): each include not followed (a cycle, a directory, an unreadable
+/// file) and each quoted include found nowhere (generated headers such as `config.h` are
+/// common and harmless, so they are no reason for a pop-up). The session dedupes the texts.
+pub fn build_warnings(db: &Database, ctx: &FileCtx) -> Vec<(bool, String)> {
+    let d: &dyn Db = db;
+    let mut out: Vec<(bool, String)> = db::build_messages(d, ctx.file)
+        .iter()
+        .map(|m| {
+            let file = shown_path(&m.file, ctx);
+            (!m.include, format!("reductio: {file}: {}", m.message))
+        })
+        .collect();
+    for (from, spec) in db::file_scan(d, ctx.file).not_found.iter() {
+        let file = shown_path(from, ctx);
+        out.push((
+            false,
+            format!(
+                "reductio: {file}: include \"{}\" not found (its macros and declarations are not seen)",
+                spec.name
+            ),
+        ));
+    }
+    out
+}
+
+/// `path` relative to the workspace folder that holds it.
+fn shown_path(path: &std::path::Path, ctx: &FileCtx) -> String {
+    let root = ctx.roots.iter().find(|r| path.starts_with(r));
+    db::display_path(path, root.map(|r| r.as_path()))
+}
+
 pub fn file_diagnostics(db: &Database, ctx: &FileCtx) -> Vec<Diagnostic> {
     let d: &dyn Db = db;
     let findings = db::file_findings(d, ctx.file);

@@ -130,11 +130,13 @@ impl Session {
                     if parallel {
                         analysis::warm_file_probes(db, job_ctx.file);
                     }
-                    analysis::file_diagnostics(db, &job_ctx)
+                    let diags = analysis::file_diagnostics(db, &job_ctx);
+                    (diags, analysis::build_warnings(db, &job_ctx))
                 })
                 .await
             {
-                Ok(diags) => {
+                Ok((diags, warnings)) => {
+                    self.warn_build(warnings).await;
                     tracing::debug!(
                         "checked {} (revision {revision}) in {:?}: {} leaks",
                         path.display(),
@@ -155,6 +157,22 @@ impl Session {
                     return;
                 }
             }
+        }
+    }
+
+    /// The build model's problems, each text once per session: the ones that change what the
+    /// whole project's analysis sees as a `window/showMessage` warning, the rest logged.
+    async fn warn_build(&self, warnings: Vec<(bool, String)>) {
+        for (shown, text) in warnings {
+            if !self.build_warned.insert(text.clone()) {
+                continue;
+            }
+            if shown {
+                self.client
+                    .show_message(MessageType::WARNING, text.clone())
+                    .await;
+            }
+            self.log(MessageType::WARNING, text).await;
         }
     }
 

@@ -66,6 +66,8 @@ pub(crate) struct Session {
     pub(super) indexed: tokio::sync::watch::Sender<bool>,
     pub(crate) shutdown: AtomicBool,
     pub(super) progress_tokens: AtomicU64,
+    /// The build model's warnings already sent (`build_warnings`): each text once per session.
+    pub(super) build_warned: DashSet<String>,
 }
 
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -106,6 +108,7 @@ impl Session {
             indexed,
             shutdown: AtomicBool::new(false),
             progress_tokens: AtomicU64::new(0),
+            build_warned: DashSet::new(),
         }
     }
 

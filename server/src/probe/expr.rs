@@ -57,9 +57,18 @@ struct ENode {
     ty: TyId,
 }
 
+/// The largest expression (nodes as a tree) a fact may hold. Real code's pointer expressions
+/// and conditions are far smaller; only repeated substitution through arithmetic grows past it.
+pub const MAX_EXPR_SIZE: u32 = 256;
+
 /// The arena, the type table and the region computations of one probe run.
 pub struct Arena<'p> {
     nodes: Vec<ENode>,
+    /// Each node's size as a tree (saturating), parallel to `nodes`: bounded by
+    /// `MAX_EXPR_SIZE`, so every walk of an expression is.
+    sizes: Vec<u32>,
+    /// Set when an expression larger than `MAX_EXPR_SIZE` was asked for (see `mk`).
+    overflow: bool,
     index: FxHashMap<ENode, E>,
     types: Vec<Type>,
     type_index: FxHashMap<Type, TyId>,
@@ -80,6 +89,8 @@ impl<'p> Arena<'p> {
     pub fn new(env: &'p TypeEnv, classes: &'p TypeClasses) -> Self {
         Arena {
             nodes: vec![],
+            sizes: vec![],
+            overflow: false,
             index: FxHashMap::default(),
             types: vec![],
             type_index: FxHashMap::default(),
@@ -139,8 +150,23 @@ impl<'p> Arena<'p> {
         if let Some(&e) = self.index.get(&node) {
             return e;
         }
+        let size = match node.kind {
+            EKind::Deref(a) | EKind::Field(a, _) => self.size(a).saturating_add(1),
+            EKind::Bin(_, l, r) => self.size(l).saturating_add(self.size(r)).saturating_add(1),
+            _ => 1,
+        };
+        if size > MAX_EXPR_SIZE {
+            // Hash-consed expressions are DAGs, but every walk here is over the tree: a chain of
+            // assignments that each read a variable twice (the mixing steps of a hash function,
+            // as uthash's macros expand to) doubles the tree at each substitution. Such an
+            // expression is not built: the arena records the overflow (the engine then gives up
+            // the fact or the probe, see `take_overflow`) and stands in `Unknown`.
+            self.overflow = true;
+            return self.mk(EKind::Unknown, &self.types[node.ty.0 as usize].clone());
+        }
         let e = E(self.nodes.len() as u32);
         self.nodes.push(node.clone());
+        self.sizes.push(size);
         self.index.insert(node, e);
         e
     }
@@ -187,6 +213,20 @@ impl<'p> Arena<'p> {
         self.deref(a)
     }
 
+    /// The size of `e` as a tree (at most `MAX_EXPR_SIZE`).
+    pub fn size(&self, e: E) -> u32 {
+        self.sizes[e.0 as usize]
+    }
+    /// Whether an expression over `MAX_EXPR_SIZE` was asked for since the last call; clears it.
+    /// What was computed from the `Unknown` standing in for it must be dropped (a constraint:
+    /// a weaker fact) or the probe given up (`unproved (budget)`), never trusted.
+    pub fn take_overflow(&mut self) -> bool {
+        std::mem::take(&mut self.overflow)
+    }
+    /// Records an overflow again (after `take_overflow` isolated one computation).
+    pub fn note_overflow(&mut self, overflowed: bool) {
+        self.overflow |= overflowed;
+    }
     pub fn int(&mut self, v: i64) -> E {
         self.mk(EKind::Int(v), &Type::Int)
     }

@@ -246,7 +246,12 @@ impl Builder<'_> {
                 return;
             }
         }
+        // A function the program's headers declare `noreturn`: the path ends at the call.
+        let ends = matches!(&callee, Callee::Direct(name) if self.ctx.lib.declared_noreturn.contains(name));
         self.emit(StmtKind::Call { dest, callee, args }, range);
+        if ends {
+            self.cur = None;
+        }
     }
 
     fn alloc_call(

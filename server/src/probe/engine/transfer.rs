@@ -110,7 +110,13 @@ impl<'p> Engine<'p> {
         // whose expression becomes a constant is evaluated.
         let mut c2: SmallVec<[Constraint; 2]> = SmallVec::new();
         for c in d.constraints.clone() {
-            let Some(e2) = self.past_write(d, c.e, &w, e0, e1) else {
+            // A constraint whose expression would outgrow `MAX_EXPR_SIZE` is dropped, as one
+            // that became a number: a weaker fact, so no contradiction is invented.
+            let earlier = self.arena.take_overflow();
+            let e2 = self.past_write(d, c.e, &w, e0, e1);
+            let grew = self.arena.take_overflow();
+            self.arena.note_overflow(earlier);
+            let Some(e2) = e2.filter(|_| !grew) else {
                 continue;
             };
             match *self.arena.kind(e2) {
@@ -128,10 +134,14 @@ impl<'p> Engine<'p> {
         f.constraints = c2;
         // Relations transform like constraints; one side becoming a number makes a constraint.
         for r in d.relations.clone() {
-            let (Some(l), Some(rr)) = (
+            let earlier = self.arena.take_overflow();
+            let (l, rr) = (
                 self.past_write(d, r.l, &w, e0, e1),
                 self.past_write(d, r.r, &w, e0, e1),
-            ) else {
+            );
+            let grew = self.arena.take_overflow();
+            self.arena.note_overflow(earlier);
+            let (Some(l), Some(rr), false) = (l, rr, grew) else {
                 continue;
             };
             if !self.add_rel(&mut f, l, rr, r.eq) {

@@ -198,6 +198,13 @@ impl<'p> Engine<'p> {
     }
 
     pub(super) fn run(&mut self) {
+        if self.arena.take_overflow() {
+            self.verdict.outcome = Some(Outcome::Budget(format!(
+                "an expression grew past {} nodes",
+                crate::probe::expr::MAX_EXPR_SIZE
+            )));
+            return;
+        }
         loop {
             let next = if self.cfg.lifo {
                 self.worklist.queue.pop_back()
@@ -221,6 +228,15 @@ impl<'p> Engine<'p> {
                 self.prog.checkpoint();
             }
             self.step(id);
+            if self.arena.take_overflow() {
+                // A hit, a miss or a tag would have held an expression over the size bound:
+                // the fact computed with its stand-in is not trusted, the probe gives up.
+                self.verdict.outcome = Some(Outcome::Budget(format!(
+                    "an expression grew past {} nodes (repeated arithmetic on one value, as in a hash function)",
+                    crate::probe::expr::MAX_EXPR_SIZE
+                )));
+                return;
+            }
         }
     }
 

@@ -1,0 +1,406 @@
+//! The build model in the database: each file's compile flags, its preprocessor scan (macro
+//! table, decided `#if` groups, headers reached), its live text (decided-dead arms blanked),
+//! each function's macro expansion, and the function attributes the reachable headers
+//! declare. Header and compile-database contents are inputs ([`Db::file_at`]): a query that
+//! reads one depends on it, so editing a header re-runs the scans of the files that reach it,
+//! and — because every result here is `Eq` — re-lowers only the functions whose expansion
+//! changed.
+
+use super::database::Db;
+use super::front_end::Function;
+use super::inputs::{SourceFile, Workspace};
+use crate::build::{
+    self, Budget, CompileDb, CompileDbError, CompileFlags, Expanded, FileSource, FnAttributes,
+    IncludeResolver, MacroTable, Scan, ScanLimits, SkipReason, scan::DirectiveIndex,
+};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// `path` made absolute (against the current directory) and lexically normalized: the key
+/// files are known by in the build model.
+pub fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        build::includes::normalize(path)
+    } else {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        build::includes::normalize(&cwd.join(path))
+    }
+}
+
+/// The database as the build model's file reader: every read records a dependency.
+pub struct DbSource<'a>(pub &'a dyn Db);
+
+impl FileSource for DbSource<'_> {
+    fn read(&self, path: &Path) -> Result<Arc<str>, SkipReason> {
+        let f = self.0.file_at(&absolute(path))?;
+        Ok(shared_text(self.0, f))
+    }
+    fn exists(&self, path: &Path) -> bool {
+        self.0.file_at(&absolute(path)).is_ok()
+    }
+    fn directives(&self, path: &Path, text: &str) -> Arc<DirectiveIndex> {
+        if let Ok(f) = self.0.file_at(&absolute(path)) {
+            let own = f.text(self.0);
+            let same = (own.len() == text.len() && std::ptr::eq(own.as_ptr(), text.as_ptr()))
+                || std::ptr::eq(shared_text(self.0, f).as_ptr(), text.as_ptr());
+            if same {
+                return directive_index(self.0, f);
+            }
+        }
+        Arc::new(DirectiveIndex::of(text))
+    }
+}
+
+/// A file's directive lines and include guard, lexed once per revision of its text (every
+/// translation unit that includes the file walks it).
+#[salsa::tracked(returns(clone))]
+pub fn directive_index(db: &dyn Db, file: SourceFile) -> Arc<DirectiveIndex> {
+    Arc::new(DirectiveIndex::of(&shared_text(db, file)))
+}
+
+/// A file's text as a shared string: every translation unit that reads a header gets the same
+/// allocation instead of a copy.
+#[salsa::tracked(returns(clone))]
+pub fn shared_text(db: &dyn Db, file: SourceFile) -> Arc<str> {
+    Arc::from(file.text(db).as_str())
+}
+
+/// A compile database, parsed once per revision of its text.
+#[salsa::tracked(returns(clone))]
+pub fn compile_db(db: &dyn Db, file: SourceFile) -> Arc<Result<CompileDb, CompileDbError>> {
+    let path = file.path(db);
+    let text = file.text(db);
+    Arc::new(if path.extension().is_some_and(|e| e == "json") {
+        CompileDb::parse_json(path, text)
+    } else {
+        Ok(CompileDb::parse_flags_txt(path, text))
+    })
+}
+
+/// The compile flags of `file`: from `--compile-commands`, else the database found as clangd
+/// finds it (the file's directory and its parents, and their `build/`), with the config's
+/// `include-dirs` and `defines` on top; and the database's error, if it could not be used.
+#[salsa::tracked(returns(clone))]
+pub fn file_flags(db: &dyn Db, file: SourceFile) -> Arc<(CompileFlags, Option<CompileDbError>)> {
+    let cfg = db.settings().config(db);
+    let path = absolute(file.path(db));
+    let src = DbSource(db);
+    let db_path = match &cfg.compile_commands {
+        Some(p) => Some(absolute(p)),
+        None => build::compile_db::discover(&path, &src).map(|(p, _)| p),
+    };
+    let loaded = db_path.map(|p| match db.file_at(&p) {
+        Ok(f) => compile_db(db, f).as_ref().clone(),
+        Err(reason) => Err(CompileDbError::Unreadable { path: p, reason }),
+    });
+    let (mut flags, err) = match loaded {
+        Some(Ok(cdb)) => (cdb.flags_for(&path).unwrap_or_default(), None),
+        Some(Err(e)) => (CompileFlags::default(), Some(e)),
+        None => (CompileFlags::default(), None),
+    };
+    let root = cfg
+        .build_root
+        .clone()
+        .unwrap_or_else(|| absolute(Path::new(".")));
+    flags.merge_config(&cfg.include_dirs, &cfg.defines, &root);
+    // A GCC-compatible compiler in its default mode (gnu17), as clang predefines it: the
+    // `#ifdef __GNUC__` / `__STDC_VERSION__` arms that hold attribute macros are then
+    // decided. Flags may override each.
+    let given = |flags: &CompileFlags, name: &str| {
+        flags
+            .defines
+            .iter()
+            .any(|d| d.split('=').next() == Some(name))
+            || flags.undefines.iter().any(|u| u == name)
+    };
+    for (name, value) in [
+        ("__GNUC__", "4"),
+        ("__GNUC_MINOR__", "2"),
+        ("__STDC__", "1"),
+        ("__STDC_HOSTED__", "1"),
+        ("__STDC_VERSION__", "201710L"),
+    ] {
+        if !given(&flags, name) {
+            flags.defines.insert(0, format!("{name}={value}"));
+        }
+    }
+    if !given(&flags, "__STRICT_ANSI__") {
+        flags.undefines.push("__STRICT_ANSI__".into());
+    }
+    Arc::new((flags, err))
+}
+
+/// Where quoted includes are also searched: the configuration's directory and the deepest
+/// directory holding every workspace file.
+#[salsa::tracked(returns(clone))]
+pub fn workspace_roots(db: &dyn Db, ws: Workspace) -> Arc<Vec<PathBuf>> {
+    let mut common: Option<PathBuf> = None;
+    for f in ws.files(db) {
+        let p = absolute(f.path(db));
+        let dir = p.parent().map(Path::to_path_buf).unwrap_or_default();
+        common = Some(match common {
+            None => dir,
+            Some(c) => {
+                let mut c = c;
+                while !dir.starts_with(&c) && c.pop() {}
+                c
+            }
+        });
+    }
+    let mut roots: Vec<PathBuf> = db
+        .settings()
+        .config(db)
+        .build_root
+        .iter()
+        .cloned()
+        .collect();
+    roots.extend(common.filter(|c| c.parent().is_some()));
+    roots.dedup();
+    Arc::new(roots)
+}
+
+/// The preprocessor walk of `file` as a translation unit: its macro table, its conditional
+/// groups, the project headers it reaches and what could not be read. Only the most recent
+/// scans are kept in memory (`lru`): the queries below keep what they need of it, and
+/// backdate when a re-scan gives the same.
+#[salsa::tracked(returns(clone), lru = 64)]
+pub fn file_scan(db: &dyn Db, file: SourceFile) -> Arc<Scan> {
+    db.record(format!("scan {}", file.path(db).display()));
+    let ws = db.workspace();
+    // A file created (or deleted) in the workspace may be a header a scan missed before.
+    let _ = ws.files(db).len();
+    let flags = file_flags(db, file);
+    let roots = workspace_roots(db, ws);
+    let resolver = IncludeResolver::new(&flags.0, &roots);
+    let path = absolute(file.path(db));
+    Arc::new(build::scan(
+        &path,
+        file.text(db),
+        &flags.0,
+        &resolver,
+        &DbSource(db),
+        &ScanLimits::default(),
+    ))
+}
+
+/// The macros in force for `file` that its text can reach (the table at the end of its
+/// translation unit, restricted to the names the file uses and, transitively, their
+/// bodies): equal after a header edit that changes no definition the file uses, so
+/// expansions backdate; and small, though a translation unit may see thousands of macros.
+#[salsa::tracked(returns(clone))]
+pub fn macro_table(db: &dyn Db, file: SourceFile) -> Arc<MacroTable> {
+    let mut table = file_scan(db, file).table.reachable_from(file.text(db));
+    // A definition seen only in an undecided arm that would rename a function the library
+    // model knows (`#define strdup _strdup` under `#ifdef _MSC_VER`) is not applied: the call
+    // keeps its modelled meaning, as without the build model.
+    let lib = crate::ir::LibraryModel::standard();
+    table.retain(|d| {
+        !d.uncertain
+            || !(crate::ir::library::known_function(&d.name).is_some()
+                || crate::ir::library::is_noreturn(&d.name)
+                || lib.allocators.contains_key(&d.name)
+                || lib.deallocators.contains_key(&d.name))
+    });
+    Arc::new(table)
+}
+
+/// The headers `file` reaches, as inputs (those that could be read).
+#[salsa::tracked(returns(ref))]
+pub fn file_headers(db: &dyn Db, file: SourceFile) -> Vec<SourceFile> {
+    file_scan(db, file)
+        .headers
+        .iter()
+        .filter_map(|h| db.file_at(&absolute(h)).ok())
+        .filter(|h| *h != file)
+        .collect()
+}
+
+/// The byte ranges of `file` in `#if` arms decided false (and the directives of decided
+/// groups).
+#[salsa::tracked(returns(clone))]
+pub fn inactive_ranges(db: &dyn Db, file: SourceFile) -> Arc<Vec<std::ops::Range<usize>>> {
+    Arc::new(build::inactive_ranges(&file_scan(db, file).groups))
+}
+
+/// `file`'s text with the arms of `#if` groups decided false blanked (same length and lines);
+/// `None` when nothing is decided dead (then the text itself is parsed).
+#[salsa::tracked(returns(clone))]
+pub fn live_text(db: &dyn Db, file: SourceFile) -> Option<Arc<str>> {
+    let ranges = inactive_ranges(db, file);
+    if ranges.is_empty() {
+        return None;
+    }
+    let text = file.text(db);
+    let mut bytes = text.as_bytes().to_vec();
+    for r in ranges.iter() {
+        for b in &mut bytes[r.start.min(text.len())..r.end.min(text.len())] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    }
+    Some(Arc::from(
+        String::from_utf8(bytes).unwrap_or_else(|_| text.clone()),
+    ))
+}
+
+/// The function's text with the macros of its translation unit expanded, and the map back to
+/// what the user wrote; `None` when no macro is used in it.
+#[salsa::tracked(returns(clone))]
+pub fn expanded_function<'db>(db: &'db dyn Db, f: Function<'db>) -> Option<Arc<Expanded>> {
+    let table = macro_table(db, f.file(db));
+    if table.is_empty() {
+        return None;
+    }
+    let text = &f.source(db).text;
+    let e = build::expand(text, 0..text.len(), &table, &Budget::default());
+    (e.expansions > 0).then(|| Arc::new(e))
+}
+
+/// Attributes declared in `file` (read after expanding its macros: `NORETURN void die(…);`).
+/// Function bodies are blanked first: attributes sit on declarations, and expanding bodies
+/// would cost as much as lowering them.
+#[salsa::tracked(returns(clone))]
+pub fn file_attributes(db: &dyn Db, file: SourceFile) -> Arc<BTreeMap<String, FnAttributes>> {
+    let live = match live_text(db, file) {
+        Some(t) => t,
+        None => shared_text(db, file),
+    };
+    let tree = super::front_end::parsed(db, file);
+    let mut bytes = live.as_bytes().to_vec();
+    let root = tree.0.root_node();
+    let mut c = root.walk();
+    for item in root.children(&mut c) {
+        if item.kind() != "function_definition" {
+            continue;
+        }
+        if let Some(body) = item.child_by_field_name("body") {
+            // Keep the braces (the scanner skips `{…}`), blank what is between.
+            let (s, e) = (body.start_byte() + 1, body.end_byte().saturating_sub(1));
+            for b in bytes.get_mut(s..e.max(s)).unwrap_or_default() {
+                if *b != b'\n' {
+                    *b = b' ';
+                }
+            }
+        }
+    }
+    let text = String::from_utf8(bytes).unwrap_or_else(|_| live.to_string());
+    let table = macro_table(db, file);
+    if table.is_empty() {
+        return Arc::new(build::function_attributes(&text));
+    }
+    let e = build::expand(&text, 0..text.len(), &table, &Budget::default());
+    Arc::new(build::function_attributes(&e.text))
+}
+
+/// The files whose functions and declarations the program is made of: the workspace's, then
+/// the project headers they reach (each once).
+#[salsa::tracked(returns(ref))]
+pub fn program_files(db: &dyn Db, ws: Workspace) -> Vec<SourceFile> {
+    let mut out: Vec<SourceFile> = ws.files(db).clone();
+    let mut seen: rustc_hash::FxHashSet<SourceFile> = out.iter().copied().collect();
+    for f in ws.files(db) {
+        for h in file_headers(db, *f) {
+            if seen.insert(*h) {
+                out.push(*h);
+            }
+        }
+    }
+    out
+}
+
+/// A function's declared attributes and the file that declares them (the first to).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declared {
+    pub attributes: FnAttributes,
+    pub file: SourceFile,
+}
+
+/// Attributes declared anywhere in the program's files, merged by function name.
+#[salsa::tracked(returns(clone))]
+pub fn declared_attributes(db: &dyn Db, ws: Workspace) -> Arc<BTreeMap<String, Declared>> {
+    let mut out: BTreeMap<String, Declared> = BTreeMap::new();
+    for f in program_files(db, ws) {
+        for (name, a) in file_attributes(db, *f).iter() {
+            let e = out.entry(name.clone()).or_insert_with(|| Declared {
+                attributes: FnAttributes::default(),
+                file: *f,
+            });
+            let m = &mut e.attributes;
+            m.noreturn |= a.noreturn;
+            m.malloc |= a.malloc;
+            for d in &a.deallocators {
+                if !m.deallocators.contains(d) {
+                    m.deallocators.push(d.clone());
+                }
+            }
+            m.returns_nonnull |= a.returns_nonnull;
+            if m.nonnull.is_none() {
+                m.nonnull = a.nonnull.clone();
+            }
+        }
+    }
+    Arc::new(out)
+}
+
+/// A problem the build model met, for the CLI's stderr and the editor's warnings: never a
+/// reason to stop analysing.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct BuildMessage {
+    /// The file whose build it concerns.
+    pub file: PathBuf,
+    pub message: String,
+    /// About one include not followed (the others concern the whole file: an unusable
+    /// compile database, limits reached).
+    pub include: bool,
+}
+
+/// What went wrong building `file`: an unusable compile database, includes that could not be
+/// read, limits reached.
+#[salsa::tracked(returns(clone))]
+pub fn build_messages(db: &dyn Db, file: SourceFile) -> Arc<Vec<BuildMessage>> {
+    let flags = file_flags(db, file);
+    let scan = file_scan(db, file);
+    let path = file.path(db).clone();
+    let mut out = Vec::new();
+    if let Some(e) = &flags.1 {
+        out.push(BuildMessage {
+            file: path.clone(),
+            message: format!("{e} (going on without it)"),
+            include: false,
+        });
+    }
+    for s in &scan.skipped {
+        let what = match (&s.path, &s.spec) {
+            (Some(p), _) => p.display().to_string(),
+            (None, Some(spec)) => spec.name.clone(),
+            (None, None) => "a forced include".into(),
+        };
+        out.push(BuildMessage {
+            file: s.from.clone(),
+            message: format!("include of {what} not followed: {}", s.reason),
+            include: true,
+        });
+    }
+    if scan.truncated {
+        out.push(BuildMessage {
+            file: path.clone(),
+            message: "preprocessor limits reached; the rest of its includes were not read".into(),
+            include: false,
+        });
+    }
+    for f in super::front_end::file_functions(db, file) {
+        if expanded_function(db, *f).is_some_and(|e| e.truncated) {
+            out.push(BuildMessage {
+                file: path.clone(),
+                message: format!(
+                    "macro expansion limit reached in `{}`; the rest is analysed unexpanded",
+                    f.name(db)
+                ),
+                include: false,
+            });
+        }
+    }
+    Arc::new(out)
+}
