@@ -100,6 +100,12 @@ impl<'p> Engine<'p> {
                     self.unexplored_call(id, func, node, ctx, d, g, &w, dest_e, &args_e);
                     return;
                 }
+                if self.stats.is_some() {
+                    let why = self.why_relevant(d, &w, g, dest_e, &args_e, dest_hit);
+                    if let Some(st) = self.stats.as_mut() {
+                        st.explored(why);
+                    }
+                }
             } else if depth >= max_depth {
                 targets.clear();
             }
@@ -308,6 +314,49 @@ impl<'p> Engine<'p> {
             !crate::regions::is_generic_pointee(&t)
                 && ms.frees.contains(&self.prog.classes().class_of(&t))
         })
+    }
+
+    /// Why `call_relevant` or `may_free_cell` made a call of `g` explored (for the budget
+    /// statistics, `stats`): the first of the reasons that holds.
+    fn why_relevant(
+        &mut self,
+        d: &Fact,
+        w: &RegionSet,
+        g: FuncId,
+        dest: Option<E>,
+        args: &[E],
+        dest_hit: bool,
+    ) -> &'static str {
+        if dest_hit {
+            return "result is the reference";
+        }
+        if self.arg_holds_hit(d, args) {
+            return "hit argument";
+        }
+        let cell: Vec<E> = d
+            .hits
+            .iter()
+            .chain(d.misses.iter())
+            .copied()
+            .chain(d.relations.iter().flat_map(|r| [r.l, r.r]))
+            .collect();
+        let dw = dest.map(|de| self.arena.pt(de));
+        let reads = |eng: &mut Self, es: &[E]| {
+            es.iter().any(|e| {
+                !eng.disjoint(*e, w) || dw.as_ref().is_some_and(|dw| !eng.disjoint(*e, dw))
+            })
+        };
+        if reads(self, &cell) {
+            return "hits/misses read what it writes";
+        }
+        if self.may_free_cell(d, g) {
+            return "may free the cell";
+        }
+        let cons: Vec<E> = d.constraints.iter().map(|c| c.e).collect();
+        if reads(self, &cons) {
+            return "only constraints read what it writes";
+        }
+        "other"
     }
 
     fn arg_holds_hit(&self, d: &Fact, args: &[E]) -> bool {

@@ -31,6 +31,7 @@ mod calls;
 mod disjoint;
 mod frames;
 mod mapping;
+mod stats;
 mod transfer;
 mod verdict;
 mod worklist;
@@ -81,6 +82,8 @@ struct Engine<'p> {
     contexts: Contexts,
     verdict: VerdictState,
     cursor: Cursor,
+    /// Where the budget goes, when `REDUCTIO_BUDGET_STATS` is set (see `stats`).
+    stats: Option<Box<stats::Stats>>,
 }
 
 /// Per-function results, computed at most once per probe run.
@@ -131,6 +134,7 @@ pub fn run_probe(
     let mut eng = Engine::new(prog, cfg, func, site);
     eng.start(func, site);
     eng.run();
+    eng.report_stats(site);
     eng.finish()
 }
 
@@ -151,6 +155,7 @@ impl<'p> Engine<'p> {
                 point: None,
                 fresh_base: None,
             },
+            stats: stats::Stats::new(func),
         }
     }
 

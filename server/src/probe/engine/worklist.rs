@@ -227,6 +227,9 @@ impl<'p> Engine<'p> {
             if self.worklist.transfers.is_multiple_of(64) {
                 self.prog.checkpoint();
             }
+            if self.stats.is_some() {
+                self.count_step(id);
+            }
             self.step(id);
             if self.arena.take_overflow() {
                 // A hit, a miss or a tag would have held an expression over the size bound:
@@ -659,13 +662,24 @@ impl<'p> Engine<'p> {
                     .flatten()
                 });
             if let Some(id) = target {
+                if let Some(st) = self.stats.as_mut() {
+                    let forced = self.worklist.slots[id as usize].index != index;
+                    st.joined(forced);
+                }
                 let changed = self.worklist.slots[id as usize].fact.join(&fact);
+                if let Some(st) = self.stats.as_mut() {
+                    let f = &self.worklist.slots[id as usize].fact;
+                    st.stored(f.regions.len() as u32, f.constraints.len() as u32);
+                }
                 if changed && !self.worklist.slots[id as usize].queued {
                     self.worklist.slots[id as usize].queued = true;
                     self.worklist.queue.push_back(id);
                 }
                 return;
             }
+        }
+        if let Some(st) = self.stats.as_mut() {
+            st.stored(fact.regions.len() as u32, fact.constraints.len() as u32);
         }
         let id = self.worklist.slots.len() as SlotId;
         self.worklist.slots.push(Slot {
