@@ -217,8 +217,76 @@ pub fn function_facts(db: &dyn Db) -> Vec<FunctionFact> {
             });
         }
     }
+    // What the program's headers declare (the build model reads the attributes), for the
+    // functions whose declaration is all there is or whose body says less.
+    let never_found: rustc_hash::FxHashSet<String> = out
+        .iter()
+        .filter(|f| f.kind == "never-returns")
+        .map(|f| f.function.clone())
+        .collect();
+    for (name, d) in super::build::declared_attributes(db, ws).iter() {
+        let file = d.file.path(db).clone();
+        let line = declaration_line(d.file.text(db), name);
+        let shown = file.display().to_string();
+        let mut push = |kind: &'static str, fact: &str, function: &str, reason: String| {
+            out.push(FunctionFact {
+                file: file.clone(),
+                line,
+                function: function.to_string(),
+                kind,
+                fact: fact.to_string(),
+                reason,
+            })
+        };
+        let a = &d.attributes;
+        if a.noreturn && !never_found.contains(name.as_str()) {
+            push(
+                "never-returns",
+                "never returns",
+                name,
+                format!("declared noreturn in {shown}"),
+            );
+        }
+        if a.malloc {
+            push(
+                "allocator",
+                "allocator",
+                name,
+                format!("declared `__attribute__((malloc))` in {shown}: returns fresh memory"),
+            );
+        }
+        for (dealloc, i) in &a.deallocators {
+            push(
+                "deallocator",
+                "deallocator",
+                dealloc,
+                format!(
+                    "`{name}` is declared `__attribute__((malloc({dealloc}, {i})))` in {shown}: \
+                     `{dealloc}` frees argument {i}"
+                ),
+            );
+        }
+    }
     out.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
     out
+}
+
+/// 1-based line of the first `name(` or `name (` in `text` at a word boundary (1 if none).
+fn declaration_line(text: &str, name: &str) -> u32 {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(k) = text[from..].find(name) {
+        let at = from + k;
+        let end = at + name.len();
+        let word = |i: usize| b[i].is_ascii_alphanumeric() || b[i] == b'_';
+        let before_ok = at == 0 || !word(at - 1);
+        let rest = text[end..].trim_start_matches([' ', '\t']);
+        if before_ok && rest.starts_with('(') {
+            return text[..at].matches('\n').count() as u32 + 1;
+        }
+        from = end;
+    }
+    1
 }
 
 /// What is assumed at a call of `name` from `file`: the facts of the body it reaches, or the
