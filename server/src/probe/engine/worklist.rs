@@ -504,22 +504,7 @@ impl<'p> Engine<'p> {
                 if self.verdict.pending_leak.is_none() {
                     self.verdict.pending_leak = Some((w, alloc_node));
                 }
-                for (cf, cn) in callers {
-                    let Some(g) = self.unmap(&f, func, Ctx::BASE, cf, cn, None) else {
-                        continue;
-                    };
-                    self.insert_preds(
-                        cf,
-                        cn,
-                        Ctx::BASE,
-                        g,
-                        Prov::Unmap {
-                            entry: id,
-                            call_node: cn,
-                            caller: None,
-                        },
-                    );
-                }
+                self.unmap_to_callers(id, func, &f, callers);
                 return;
             }
             self.verdict.outcome = Some(Outcome::Leak {
@@ -576,10 +561,23 @@ impl<'p> Engine<'p> {
             }
             return;
         }
+        self.unmap_to_callers(id, func, &f, callers);
+    }
+
+    /// A fact at the entry of `func` (in the base context) goes on before each call site
+    /// (Unmap). A call whose arguments contradict it refutes that path (a witness's dead path
+    /// refutes nothing: `refute` ignores it).
+    fn unmap_to_callers(
+        &mut self,
+        id: SlotId,
+        func: FuncId,
+        f: &Fact,
+        callers: Vec<(FuncId, NodeId)>,
+    ) {
         for (cf, cn) in callers {
-            let Some(g) = self.unmap(&f, func, Ctx::BASE, cf, cn, None) else {
-                let why = format!("contradiction at the call of `{name}`");
-                self.refute(cf, cn, why);
+            let Some(g) = self.unmap(f, func, Ctx::BASE, cf, cn, None) else {
+                let name = self.prog.function_name(func);
+                self.refute(cf, cn, format!("contradiction at the call of `{name}`"));
                 continue;
             };
             self.insert_preds(
