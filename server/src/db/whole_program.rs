@@ -408,12 +408,7 @@ pub fn call_stats(db: &dyn Db, files: &[super::inputs::SourceFile]) -> CallStats
                 s.direct += 1;
                 if resolve_function(db, *file, name).is_some() {
                     s.with_body += 1;
-                } else if lib.allocators.contains_key(name)
-                    || lib.deallocators.contains_key(name)
-                    || lib.never_returns(name)
-                    || crate::ir::library::known_function(name).is_some()
-                    || crate::ir::library::is_noreturn(name)
-                {
+                } else if lib.knows(name) {
                     s.library += 1;
                 } else {
                     s.unknown += 1;

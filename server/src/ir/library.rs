@@ -137,6 +137,15 @@ impl LibraryModel {
         is_noreturn(name) || self.configured_noreturn(name) || self.declared_noreturn.contains(name)
     }
 
+    /// Whether the model says anything about calls of `name`: an allocator, a deallocator, a
+    /// function that never returns, or a known function that captures nothing.
+    pub fn knows(&self, name: &str) -> bool {
+        self.allocators.contains_key(name)
+            || self.deallocators.contains_key(name)
+            || self.never_returns(name)
+            || known_function(name).is_some()
+    }
+
     /// A function declared `__attribute__((malloc))`: returns fresh memory (configured names
     /// and the C library's own kinds win).
     pub fn declare_allocator(&mut self, name: &str) {

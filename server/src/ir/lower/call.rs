@@ -179,11 +179,7 @@ impl Builder<'_> {
     /// A called name with no declaration or definition in the workspace and unknown to the
     /// library model.
     fn declared_nowhere(&self, name: &str) -> bool {
-        !self.ctx.env.functions.contains_key(name)
-            && crate::ir::library::known_function(name).is_none()
-            && !crate::ir::library::is_noreturn(name)
-            && !self.ctx.lib.allocators.contains_key(name)
-            && !self.ctx.lib.deallocators.contains_key(name)
+        !self.ctx.env.functions.contains_key(name) && !self.ctx.lib.knows(name)
     }
 
     /// `assert(e)` (the `<assert.h>` macro, seen unexpanded), unless the file declares an
