@@ -103,6 +103,10 @@ enum Command {
         /// finds it).
         #[arg(long, value_name = "FILE")]
         compile_commands: Option<PathBuf>,
+        /// The program is every C file under DIR, as `check DIR` sees it (default: the
+        /// file's own directory, not recursively).
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
     },
     /// Print what the analysis assumes about each of the project's functions (allocator or
     /// deallocator by configuration, never returns, what a call may write, free or allocate),
@@ -200,7 +204,8 @@ fn main() -> ExitCode {
             budget,
             config,
             compile_commands,
-        } => match prove_command(&location, format, budget, config, compile_commands) {
+            root,
+        } => match prove_command(&location, format, budget, config, compile_commands, root) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("reductio: {e}");
@@ -518,20 +523,33 @@ fn prove_command(
     budget: Option<u32>,
     config: Option<PathBuf>,
     compile_commands: Option<PathBuf>,
+    root: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
     let (file, line, col) = parse_location(location)?;
     reductio::files::check_source_path(&file)?;
     let cfg = config_for(config.as_deref(), &file, budget, compile_commands)?;
-    // The file's directory is its workspace (not recursively): enough for helpers next door.
-    let dir = file
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| reductio::files::is_c_file(p))
-        .collect();
+    let mut files: Vec<PathBuf> = match &root {
+        // The whole tree, as `check DIR` loads it.
+        Some(r) => {
+            if !r.is_dir() {
+                return Err(format!("--root {}: not a directory", r.display()));
+            }
+            reductio::files::discover(std::slice::from_ref(r), &cfg.exclude)?
+        }
+        // The file's directory is its workspace (not recursively): enough for helpers next
+        // door.
+        None => {
+            let dir = file
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            std::fs::read_dir(dir)
+                .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| reductio::files::is_c_file(p))
+                .collect()
+        }
+    };
     let canonical = std::fs::canonicalize(&file).ok();
     files.retain(|p| std::fs::canonicalize(p).ok() != canonical);
     files.sort();
