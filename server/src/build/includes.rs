@@ -215,6 +215,78 @@ pub struct IncludeResolver {
     /// Tried last for quoted includes (the project's folders), so headers resolve without a
     /// compile database.
     pub workspace_roots: Vec<PathBuf>,
+    /// The workspace's headers, for an include the search path does not find (see
+    /// [`HeaderIndex`]).
+    pub workspace_headers: Option<Arc<HeaderIndex>>,
+}
+
+/// The headers of the workspace by file name: where an include that the search path does not
+/// find most likely points when no compile database says where the project's include
+/// directories are. Projects keep headers in `include/`, `lib/`, `test_utils/` and add them with
+/// `-I`; without the build's flags, `#include "test_common.h"` and `#include <mruby/data.h>`
+/// name a workspace file whose path ends with the include's name. Of several, the one closest
+/// to the including file (longest common directory prefix) is taken.
+#[derive(Clone, Debug, PartialEq, Eq, Default, Hash)]
+pub struct HeaderIndex {
+    by_name: std::collections::BTreeMap<String, Vec<PathBuf>>,
+}
+
+impl HeaderIndex {
+    pub fn new(paths: impl IntoIterator<Item = PathBuf>) -> Self {
+        let mut by_name: std::collections::BTreeMap<String, Vec<PathBuf>> = Default::default();
+        for p in paths {
+            if let Some(n) = p.file_name().and_then(|n| n.to_str()) {
+                by_name.entry(n.to_string()).or_default().push(p);
+            }
+        }
+        for v in by_name.values_mut() {
+            v.sort();
+            v.dedup();
+        }
+        HeaderIndex { by_name }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+
+    /// The workspace header an include of `name` from `including_file` most likely means:
+    /// among those whose path ends with `name` (component by component), the one sharing the
+    /// longest directory prefix with the including file; ties go to the shorter path, then
+    /// the first in order.
+    pub fn find(&self, name: &str, including_file: &Path) -> Option<&Path> {
+        let wanted: Vec<Component> = Path::new(name)
+            .components()
+            .filter(|c| !matches!(c, Component::CurDir))
+            .collect();
+        if wanted.iter().any(|c| !matches!(c, Component::Normal(_))) {
+            return None;
+        }
+        let base = wanted.last()?.as_os_str().to_str()?;
+        let candidates = self.by_name.get(base)?;
+        let from: Vec<Component> = including_file
+            .parent()
+            .map(|p| p.components().collect())
+            .unwrap_or_default();
+        candidates
+            .iter()
+            .filter(|p| {
+                let comps: Vec<Component> = p.components().collect();
+                comps.len() >= wanted.len() && comps[comps.len() - wanted.len()..] == wanted[..]
+            })
+            .filter(|p| p.as_path() != including_file)
+            // `max_by_key` keeps the last of equals: reversed, the first in order wins.
+            .rev()
+            .max_by_key(|p| {
+                let shared = p
+                    .components()
+                    .zip(from.iter())
+                    .take_while(|(a, b)| a == *b)
+                    .count();
+                (shared, std::cmp::Reverse(p.components().count()))
+            })
+            .map(PathBuf::as_path)
+    }
 }
 
 impl IncludeResolver {
@@ -233,7 +305,16 @@ impl IncludeResolver {
                 .chain(dirs(IncludeDirKind::After))
                 .collect(),
             workspace_roots: workspace_roots.to_vec(),
+            workspace_headers: None,
         }
+    }
+
+    /// With the workspace's headers as the last resort: for quoted includes always, for
+    /// angled ones only when no include directory is known (no compile database, no
+    /// `include-dirs`); with those, an angled name found nowhere is a system header.
+    pub fn with_workspace_headers(mut self, headers: Arc<HeaderIndex>) -> Self {
+        self.workspace_headers = (!headers.is_empty()).then_some(headers);
+        self
     }
 
     /// Candidate paths in search order.
@@ -268,6 +349,16 @@ impl IncludeResolver {
                 Err(SkipReason::NotFound) => continue,
                 Err(reason) => return Resolution::Skipped(p, reason),
             }
+        }
+        if let Some(index) = &self.workspace_headers
+            && (!spec.angled || self.angled_dirs.is_empty())
+            && let Some(p) = index.find(&spec.name, including_file)
+        {
+            return match src.read(p) {
+                Ok(text) => Resolution::Found(p.to_path_buf(), text),
+                Err(SkipReason::NotFound) => Resolution::NotFound,
+                Err(reason) => Resolution::Skipped(p.to_path_buf(), reason),
+            };
         }
         Resolution::NotFound
     }
@@ -344,6 +435,68 @@ mod tests {
         assert_eq!(
             r.resolve(&spec("\"dir.h\""), from, &src),
             Resolution::Skipped(PathBuf::from("/p/dir.h"), SkipReason::Directory)
+        );
+    }
+
+    #[test]
+    fn workspace_headers_resolve_what_the_search_path_misses() {
+        let index = Arc::new(HeaderIndex::new(
+            [
+                "/p/test_utils/test_common.h",
+                "/p/include/mruby/data.h",
+                "/p/include/mruby.h",
+                "/p/a/config.h",
+                "/p/b/config.h",
+            ]
+            .map(PathBuf::from),
+        ));
+        let src = MapSource::new([
+            ("/p/test_utils/test_common.h", ""),
+            ("/p/include/mruby/data.h", ""),
+            ("/p/include/mruby.h", ""),
+            ("/p/a/config.h", ""),
+            ("/p/b/config.h", ""),
+        ]);
+        let r = IncludeResolver::new(&CompileFlags::default(), &[PathBuf::from("/p")])
+            .with_workspace_headers(index.clone());
+        let found = |r: &IncludeResolver, s: &str, from: &str| match r.resolve(
+            &spec(s),
+            Path::new(from),
+            &src,
+        ) {
+            Resolution::Found(p, _) => Some(p),
+            _ => None,
+        };
+        assert_eq!(
+            found(&r, "\"test_common.h\"", "/p/libarchive/test/test.h"),
+            Some(PathBuf::from("/p/test_utils/test_common.h"))
+        );
+        assert_eq!(
+            found(&r, "<mruby/data.h>", "/p/src/io.c"),
+            Some(PathBuf::from("/p/include/mruby/data.h"))
+        );
+        assert_eq!(
+            found(&r, "<data.h>", "/p/src/io.c"),
+            Some(PathBuf::from("/p/include/mruby/data.h"))
+        );
+        assert_eq!(found(&r, "<other/data.h>", "/p/src/io.c"), None);
+        assert_eq!(
+            found(&r, "\"config.h\"", "/p/b/x/y.c"),
+            Some(PathBuf::from("/p/b/config.h"))
+        );
+        assert_eq!(found(&r, "<stdio.h>", "/p/src/io.c"), None);
+        // Include directories known: an angled name they do not have is a system header.
+        let args: Vec<String> = ["cc", "-I/p/include", "x.c"].map(String::from).to_vec();
+        let flags = parse_arguments(&args, Path::new("/p"), true);
+        let r = IncludeResolver::new(&flags, &[]).with_workspace_headers(index);
+        assert_eq!(
+            found(&r, "<mruby/data.h>", "/p/src/io.c"),
+            Some(PathBuf::from("/p/include/mruby/data.h"))
+        );
+        assert_eq!(found(&r, "<data.h>", "/p/src/io.c"), None);
+        assert_eq!(
+            found(&r, "\"test_common.h\"", "/p/x.c"),
+            Some(PathBuf::from("/p/test_utils/test_common.h"))
         );
     }
 

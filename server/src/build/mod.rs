@@ -38,7 +38,9 @@ pub use cond::{
     CondArm, CondGroup, Live, Truth, conditional_groups, inactive_ranges, mask_inactive,
 };
 pub use expand::{Budget, Expanded, Segment, expand};
-pub use includes::{FileSource, FsSource, IncludeResolver, IncludeSpec, MapSource, SkipReason};
+pub use includes::{
+    FileSource, FsSource, HeaderIndex, IncludeResolver, IncludeSpec, MapSource, SkipReason,
+};
 pub use macros::{MacroDef, MacroStatus, MacroTable};
 pub use scan::{Scan, ScanLimits, SkippedInclude, scan};
 

@@ -125,8 +125,12 @@ pub fn file_flags(db: &dyn Db, file: SourceFile) -> Arc<(CompileFlags, Option<Co
             flags.defines.insert(0, format!("{name}={value}"));
         }
     }
-    if !given(&flags, "__STRICT_ANSI__") {
-        flags.undefines.push("__STRICT_ANSI__".into());
+    // Nor is it Microsoft's compiler: `#ifdef _MSC_VER` arms (`__pragma(...)`,
+    // `__declspec`) are the other compiler's spelling of what the GCC arms say.
+    for name in ["__STRICT_ANSI__", "_MSC_VER"] {
+        if !given(&flags, name) {
+            flags.undefines.push(name.into());
+        }
     }
     Arc::new((flags, err))
 }
@@ -160,6 +164,18 @@ pub fn workspace_roots(db: &dyn Db, ws: Workspace) -> Arc<Vec<PathBuf>> {
     Arc::new(roots)
 }
 
+/// The workspace's headers by file name: where an include the search path misses most likely
+/// points (`build::HeaderIndex`).
+#[salsa::tracked(returns(clone))]
+pub fn workspace_headers(db: &dyn Db, ws: Workspace) -> Arc<build::HeaderIndex> {
+    Arc::new(build::HeaderIndex::new(
+        ws.files(db)
+            .iter()
+            .map(|f| absolute(f.path(db)))
+            .filter(|p| p.extension().is_some_and(|e| e == "h")),
+    ))
+}
+
 /// The preprocessor walk of `file` as a translation unit: its macro table, its conditional
 /// groups, the project headers it reaches and what could not be read. Only the most recent
 /// scans are kept in memory (`lru`): the queries below keep what they need of it, and
@@ -172,7 +188,8 @@ pub fn file_scan(db: &dyn Db, file: SourceFile) -> Arc<Scan> {
     let _ = ws.files(db).len();
     let flags = file_flags(db, file);
     let roots = workspace_roots(db, ws);
-    let resolver = IncludeResolver::new(&flags.0, &roots);
+    let resolver =
+        IncludeResolver::new(&flags.0, &roots).with_workspace_headers(workspace_headers(db, ws));
     let path = absolute(file.path(db));
     Arc::new(build::scan(
         &path,

@@ -228,6 +228,9 @@ pub fn known_function(name: &str) -> Option<Known> {
         | "getcwd" | "realpath" | "readlink" | "memccpy" | "strxfrm" | "sscanf_write" => {
             known(Number, true)
         }
+        // Compiler pragmas in statement position (C99's `_Pragma`, MSVC's `__pragma`): no
+        // effect at run time.
+        "_Pragma" | "__pragma" => known(Number, false),
         "strlen"
         | "strnlen"
         | "strcmp"

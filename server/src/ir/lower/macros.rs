@@ -27,7 +27,9 @@ impl Builder<'_> {
         let name = callee.map(|c| text(c, self.src)).unwrap_or_default();
         let lib = self.ctx.lib;
         let modelled = callee.is_some_and(|c| c.kind() == "identifier")
-            && (lib.allocators.contains_key(name) || lib.deallocators.contains_key(name));
+            && (lib.allocators.contains_key(name)
+                || lib.deallocators.contains_key(name)
+                || matches!(name, "_Pragma" | "__pragma"));
         if modelled {
             return self.effect(e);
         }
