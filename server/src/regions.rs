@@ -16,6 +16,7 @@
 //! location, the regions it may be in. A Steensgaard or Andersen analysis can replace this
 //! module behind the same interface.
 
+pub mod capture;
 mod fresh;
 
 pub use fresh::returns_fresh;
@@ -31,6 +32,13 @@ pub fn type_key(t: &Type) -> String {
 
 /// Whether values of this pointee type make a pointer "generic" (`void*`, `char*`, unknown):
 /// such pointers are containers for any type.
+/// `void *` as a location type: a slot holding a pointer of any type. Code that reads or
+/// writes pointers through a `void **` (`FREE(&p)` as `free(*pp); *pp = NULL`) reinterprets
+/// no memory as another type; its writes are the callers' slots (`ModSet::generic_slots`).
+pub fn is_generic_slot(t: &Type) -> bool {
+    matches!(t, Type::Pointer(p) if matches!(**p, Type::Void))
+}
+
 pub fn is_generic_pointee(t: &Type) -> bool {
     matches!(t, Type::Void | Type::Unknown | Type::Named(_)) || *t == Type::Int
 }
@@ -93,8 +101,9 @@ impl UnionFind {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct TypeFacts {
     unions: Vec<(String, String)>,
-    /// (storage key, concrete type key)
-    conduits: Vec<(String, String)>,
+    /// (storage key, concrete type key, whether the value comes out of the storage: read
+    /// from it into a concrete type, rather than stored into it)
+    conduits: Vec<(String, String, bool)>,
     taken_globals: Vec<String>,
 }
 
@@ -115,16 +124,24 @@ impl TypeFacts {
             if d == s {
                 return;
             }
+            // A pointer slot seen as a `void *` slot (`void **p = ptr;`, `&he` passed as a
+            // `void **`): no value changes type through it.
+            let slot_or_generic = |t: &Type| is_generic_slot(t) || is_generic_pointee(t);
+            if (is_generic_slot(&d) && (s.is_pointer() || slot_or_generic(&s)))
+                || (is_generic_slot(&s) && (d.is_pointer() || slot_or_generic(&d)))
+            {
+                return;
+            }
             match (is_generic_pointee(&d), is_generic_pointee(&s)) {
                 (false, false) => facts.unions.push((type_key(&d), type_key(&s))),
                 (true, false) => {
                     if let Some(k) = storage {
-                        facts.conduits.push((k, type_key(&s)));
+                        facts.conduits.push((k, type_key(&s), false));
                     }
                 }
                 (false, true) => {
                     if let Some(k) = storage {
-                        facts.conduits.push((k, type_key(&d)));
+                        facts.conduits.push((k, type_key(&d), true));
                     }
                 }
                 (true, true) => {}
@@ -194,10 +211,10 @@ impl TypeFacts {
                 _ => {}
             }
         }
-        for v in [&mut facts.unions, &mut facts.conduits] {
-            v.sort_unstable();
-            v.dedup();
-        }
+        facts.unions.sort_unstable();
+        facts.unions.dedup();
+        facts.conduits.sort_unstable();
+        facts.conduits.dedup();
         facts.taken_globals.sort_unstable();
         facts
     }
@@ -209,20 +226,55 @@ impl TypeClasses {
         let mut uf = UnionFind {
             parent: FxHashMap::default(),
         };
-        // Storage key → concrete pointee types that flowed through it.
-        let mut conduits: FxHashMap<&str, FxHashSet<&str>> = FxHashMap::default();
+        // Storage key → the concrete pointee types stored into it, and those read out of it.
+        // A generic storage reinterprets memory only where a value stored as one type can be
+        // read out as another: the types on both sides are unified. A storage that values
+        // only go into (a deallocator's `void *` parameter, a data pointer handed to a
+        // callback registry that never reads it back typed) or only come out of (an
+        // allocator's result) joins nothing: merging every type a project frees into one
+        // class made all of them one region.
+        let mut conduits: FxHashMap<&str, (FxHashSet<&str>, FxHashSet<&str>)> =
+            FxHashMap::default();
         let mut taken_globals = FxHashSet::default();
         for f in facts {
             for (a, b) in &f.unions {
                 uf.union(a, b);
             }
-            for (k, t) in &f.conduits {
-                conduits.entry(k).or_default().insert(t);
+            for (k, t, out) in &f.conduits {
+                let e = conduits.entry(k).or_default();
+                if *out {
+                    e.1.insert(t)
+                } else {
+                    e.0.insert(t)
+                };
             }
             taken_globals.extend(f.taken_globals.iter().cloned());
         }
-        for types in conduits.values() {
-            let mut types: Vec<&str> = types.iter().copied().collect();
+        if std::env::var_os("REDUCTIO_DEBUG_CLASSES").is_some() {
+            let mut ks: Vec<_> = conduits
+                .iter()
+                .filter(|(_, (i, o))| !i.is_empty() && !o.is_empty() && i.len() + o.len() > 2)
+                .collect();
+            ks.sort_by_key(|(k, (i, o))| (std::cmp::Reverse(i.len() + o.len()), **k));
+            for (k, (i, o)) in ks.iter().take(40) {
+                let mut i: Vec<&&str> = i.iter().collect();
+                let mut o: Vec<&&str> = o.iter().collect();
+                i.sort();
+                o.sort();
+                eprintln!(
+                    "conduit {k}: in {} {:?} out {} {:?}",
+                    i.len(),
+                    &i[..i.len().min(5)],
+                    o.len(),
+                    &o[..o.len().min(5)]
+                );
+            }
+        }
+        for (ins, outs) in conduits.values() {
+            if ins.is_empty() || outs.is_empty() {
+                continue;
+            }
+            let mut types: Vec<&str> = ins.union(outs).copied().collect();
             types.sort_unstable();
             if let Some((first, rest)) = types.split_first() {
                 for t in rest {
@@ -389,6 +441,10 @@ pub struct ModSet {
     /// Class representatives of the blocks it may free, by the freed pointer's static type
     /// (here or in a callee); frees through `void *` or `char *` are not listed.
     pub frees: std::collections::BTreeSet<String>,
+    /// It may write a pointer slot through a `void **` (`*(void **) p = NULL`, here or in a
+    /// callee): the slot is whatever pointer the caller's argument points to, of any type,
+    /// so a call also writes what its pointer-to-pointer arguments point to.
+    pub generic_slots: bool,
 }
 
 impl ModSet {
@@ -401,6 +457,8 @@ impl ModSet {
             self.fields.len(),
             self.mems.len(),
         );
+        let slots = self.generic_slots;
+        self.generic_slots |= o.generic_slots;
         self.all |= o.all;
         self.allocates |= o.allocates;
         self.writes_old |= o.writes_old;
@@ -410,6 +468,7 @@ impl ModSet {
         let f0 = self.frees.len();
         self.frees.extend(o.frees.iter().cloned());
         self.frees.len() != f0
+            || slots != self.generic_slots
             || before
                 != (
                     self.all,
@@ -428,7 +487,12 @@ impl ModSet {
     fn add_mem(&mut self, ty: &Type, env: &TypeEnv, classes: &TypeClasses, depth: u32) {
         let ty = env.resolve(ty);
         match &ty {
-            Type::Unknown | Type::Void | Type::Named(_) => self.all = true,
+            Type::Unknown | Type::Void => self.all = true,
+            // A type declared nowhere in the workspace is its own class (as the engine's
+            // `Arena::mem_regions` has it).
+            t @ Type::Named(_) => {
+                self.mems.insert(classes.class_of(t));
+            }
             Type::Array(e, _) => self.add_mem(e, env, classes, depth),
             t if t.is_aggregate() => {
                 let class = classes.class_of(t);
@@ -447,7 +511,10 @@ impl ModSet {
                             }
                         }
                     }
-                    None => self.all = true,
+                    // Declared nowhere in the workspace: one region of its class.
+                    None => {
+                        self.mems.insert(class);
+                    }
                 }
             }
             t => {
@@ -494,6 +561,11 @@ impl ModSet {
             }
         }
         let loc_ty = pointee(ir, addr);
+        if is_generic_slot(&env.resolve(&loc_ty))
+            && !matches!(ir.exprs.kind(addr), ExprKind::Field(..))
+        {
+            self.generic_slots = true;
+        }
         match ir.exprs.kind(addr) {
             ExprKind::Field(b, f) => {
                 let sty = env.resolve(&pointee(ir, *b));
@@ -623,9 +695,30 @@ pub fn own_writes(
     classify: &dyn Fn(&str) -> CalleeKind,
     fresh: &dyn Fn(crate::ir::NodeId) -> bool,
 ) -> (ModSet, Vec<String>) {
+    let (m, callees, _) = own_writes_with(ir, env, classes, classify, fresh, &|_| false);
+    (m, callees)
+}
+
+/// [`own_writes`], with calls through function pointers as the engine treats them:
+/// `explored(n)` says whether a call with `n` arguments reaches few enough address-taken
+/// functions for the engine to follow them (their writes count, through the arities returned
+/// third, which the caller turns into edges), or is treated like a call of an unknown
+/// body-less function (it may write what its pointer arguments point to). Code the front end
+/// did not model still makes the set `all`.
+pub fn own_writes_with(
+    ir: &FunctionIr,
+    env: &TypeEnv,
+    classes: &TypeClasses,
+    classify: &dyn Fn(&str) -> CalleeKind,
+    fresh: &dyn Fn(crate::ir::NodeId) -> bool,
+    explored: &dyn Fn(usize) -> bool,
+) -> (ModSet, Vec<String>, Vec<usize>) {
     let mut m = ModSet::default();
     let mut callees = Vec::new();
+    let mut arities = Vec::new();
+    let debug = std::env::var_os("REDUCTIO_DEBUG_MOD").is_some();
     for id in ir.node_ids() {
+        let was_all = m.all;
         match &ir.node(id).stmt.kind {
             StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => {
                 m.allocates |= matches!(ir.node(id).stmt.kind, StmtKind::Alloc { .. });
@@ -657,9 +750,16 @@ pub fn own_writes(
                             }
                         }
                     },
+                    Callee::Indirect(_) if explored(args.len()) => {
+                        arities.push(args.len());
+                    }
                     Callee::Indirect(_) => {
-                        m.all = true;
-                        m.writes_old = true;
+                        for a in args {
+                            if let Some(p) = ir.exprs.ty(*a).pointee() {
+                                m.writes_old = true;
+                                m.add_mem(p, env, classes, 0);
+                            }
+                        }
                     }
                 }
             }
@@ -685,8 +785,17 @@ pub fn own_writes(
             }
             _ => {}
         }
+        if debug && m.all && !was_all {
+            eprintln!(
+                "MODALL {} {}",
+                ir.name,
+                crate::ir::display_stmt(ir, &ir.node(id).stmt.kind, crate::ir::Notation::C)
+            );
+        }
     }
-    (m, callees)
+    arities.sort_unstable();
+    arities.dedup();
+    (m, callees, arities)
 }
 
 // ---- regions ------------------------------------------------------------------------------

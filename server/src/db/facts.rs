@@ -12,9 +12,10 @@
 use super::database::Db;
 use super::front_end::{Function, library_model, parsed};
 use super::inputs::SourceFile;
+use super::names::function_ids;
 use super::names::{all_functions, resolve_function};
 use super::positions::function_anchor;
-use super::whole_program::{mod_of, never_returns_of};
+use super::whole_program::{captured_params, mod_of, never_returns_of};
 use crate::ir::library::{AllocKind, Returns, is_noreturn, known_function};
 use crate::probe::NeverReturns;
 use crate::syntax::TextRange;
@@ -24,7 +25,8 @@ use std::path::PathBuf;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fact {
     /// `allocator`, `reallocator`, `deallocator`, `never-returns`, `writes-nothing-old`,
-    /// `writes`, `writes-anything`, `frees`, `allocates`, `library`, `unknown`.
+    /// `writes`, `writes-anything`, `frees`, `allocates`, `stores-argument`,
+    /// `keeps-no-copy`, `library`, `unknown`.
     pub kind: &'static str,
     pub fact: String,
     pub reason: String,
@@ -179,6 +181,11 @@ pub fn facts_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Vec<Fact> {
         if more > 0 {
             what.push_str(&format!(" and {more} more"));
         }
+        if ms.generic_slots {
+            what.push_str(
+                ", and through `void **` the pointer its pointer-to-pointer arguments point to",
+            );
+        }
         out.push(fact("writes", what, SUMMARY));
     }
     for class in &ms.frees {
@@ -195,6 +202,42 @@ pub fn facts_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Vec<Fact> {
             "may allocate",
             "an allocation in it or a callee: a cell found changed after an unfollowed call may have been made inside it",
         ));
+    }
+    out.extend(argument_facts(db, f));
+    out
+}
+
+/// Which pointer arguments a function may keep a copy of (`regions::capture`): stored into
+/// memory, returned, or handed to a function that keeps it.
+fn argument_facts<'db>(db: &'db dyn Db, f: Function<'db>) -> Vec<Fact> {
+    let ws = db.workspace();
+    let Some(&i) = function_ids(db, ws).get(&f) else {
+        return vec![];
+    };
+    let table = captured_params(db, ws);
+    let Some(kept) = table.get(i as usize) else {
+        return vec![];
+    };
+    let ir = super::front_end::body(db, f);
+    let mut out = Vec::new();
+    for (k, (&p, &keeps)) in ir.params.iter().zip(kept).enumerate() {
+        let l = ir.local(p);
+        if !l.ty.is_pointer_like() {
+            continue;
+        }
+        out.push(if keeps {
+            fact(
+                "stores-argument",
+                format!("may keep a copy of argument {} (`{}`)", k + 1, l.name),
+                "it or a callee stores the pointer into memory, returns it, or hands it to code that may",
+            )
+        } else {
+            fact(
+                "keeps-no-copy",
+                format!("keeps no copy of argument {} (`{}`)", k + 1, l.name),
+                "it and its callees only read and write through the pointer, compare or free it: the address of a caller's local passed there never reaches memory",
+            )
+        });
     }
     out
 }

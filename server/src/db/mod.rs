@@ -118,6 +118,7 @@ pub use probes::{
 pub use program::{fresh_writes, temp_deaths};
 pub use whole_program::{
     CallGraph, CallSites, CallStats, arity, call_graph, call_sites, call_stats, callers_of,
-    indirect_targets, mod_of, mod_table, never_returning, never_returns_of, own_mod,
-    resolved_calls, return_shape, type_classes, type_facts,
+    captured_params, indirect_targets, mod_of, mod_table, never_returning, never_returns_of,
+    own_captures, own_mod, resolved_calls, return_shape, type_classes, type_facts,
+    unescaped_locals,
 };

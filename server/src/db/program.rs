@@ -5,7 +5,9 @@
 use super::database::Db;
 use super::front_end::{Function, body, library_model, type_env};
 use super::names::{all_functions, function_ids, resolve_function};
-use super::whole_program::{callers_of, indirect_targets, mod_of, never_returns_of, type_classes};
+use super::whole_program::{
+    callers_of, indirect_targets, mod_of, never_returns_of, type_classes, unescaped_locals,
+};
 use crate::ir::{FunctionIr, NodeId, TypeEnv};
 use crate::probe::{self, FuncId};
 use crate::regions::{ModSet, TypeClasses};
@@ -94,6 +96,12 @@ impl probe::Program for DbProgram<'_> {
                 all: true,
                 ..Default::default()
             }),
+        }
+    }
+    fn unescaped_locals(&self, f: FuncId) -> Arc<Vec<crate::ir::LocalId>> {
+        match self.funcs.get(f as usize) {
+            Some(g) => unescaped_locals(self.db, *g),
+            None => Arc::new(vec![]),
         }
     }
     fn checkpoint(&self) {

@@ -8,7 +8,7 @@ use super::inputs::Workspace;
 use super::names::{all_functions, function_ids, resolve_function};
 use crate::ir::{Callee, ExprKind, NodeId, StmtKind, Symbol};
 use crate::probe::{self, NeverReturns};
-use crate::regions::{self, CalleeKind, ModSet, TypeClasses};
+use crate::regions::{self, CalleeKind, ModSet, TypeClasses, capture};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
@@ -176,13 +176,30 @@ pub fn own_mod<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<(ModSet, Vec<u32>)
     };
     // `callees` are the names `classify` found a body for.
     let fresh = probe::sites::fresh_writes(&ir);
-    let (m, callees) =
-        regions::own_writes(&ir, &env, &classes, &classify, &|n| fresh.contains_key(&n));
+    // A call through a function pointer writes what the targets the engine would follow
+    // write, or, with too many (or none), what an unknown function could.
+    let targets = indirect_targets(db, ws);
+    let explored = |n: usize| {
+        targets
+            .get(&n)
+            .is_some_and(|ts| !ts.is_empty() && ts.len() <= probe::MAX_INDIRECT_TARGETS)
+    };
+    let (m, callees, arities) = regions::own_writes_with(
+        &ir,
+        &env,
+        &classes,
+        &classify,
+        &|n| fresh.contains_key(&n),
+        &explored,
+    );
     let mut edges: Vec<u32> = callees
         .iter()
         .filter_map(|n| resolve_function(db, file, n))
         .filter_map(|g| index.get(&g).copied())
         .collect();
+    for n in arities {
+        edges.extend(targets.get(&n).into_iter().flatten().copied());
+    }
     edges.sort_unstable();
     edges.dedup();
     Arc::new((m, edges))
@@ -417,4 +434,63 @@ pub fn call_stats(db: &dyn Db, files: &[super::inputs::SourceFile]) -> CallStats
         }
     }
     s
+}
+
+/// What one function does with its parameters' values and its locals' addresses
+/// (`regions::capture`), callee names classified the way the engine meets them.
+#[salsa::tracked(returns(clone))]
+pub fn own_captures<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<capture::OwnCaptures> {
+    let ir = body(db, f);
+    let file = f.file(db);
+    let lib = library_model(db, db.settings());
+    let kind = |name: &str| {
+        if resolve_function(db, file, name).is_some() {
+            capture::CalleeCapture::Body
+        } else if crate::ir::library::known_function(name).is_some()
+            || lib.allocators.contains_key(name)
+            || lib.deallocators.contains_key(name)
+            || lib.never_returns(name)
+        {
+            capture::CalleeCapture::Library
+        } else {
+            capture::CalleeCapture::Unknown
+        }
+    };
+    Arc::new(capture::own_captures(&ir, &kind))
+}
+
+/// Which parameters each function (by index in `all_functions`) may keep a copy of,
+/// transitively (`regions::capture::captured_params`).
+#[salsa::tracked(returns(clone))]
+pub fn captured_params(db: &dyn Db, ws: Workspace) -> Arc<Vec<Vec<bool>>> {
+    let funcs = all_functions(db, ws);
+    let index = function_ids(db, ws);
+    let own: Vec<Arc<capture::OwnCaptures>> = funcs.iter().map(|f| own_captures(db, *f)).collect();
+    let resolve = |i: usize, name: &str| {
+        resolve_function(db, funcs[i].file(db), name)
+            .and_then(|g| index.get(&g).copied())
+            .map(|g| g as usize)
+    };
+    Arc::new(capture::captured_params(&own, &resolve))
+}
+
+/// The address-taken locals of `f` whose address never reaches memory: no pointer loaded from
+/// memory can point to them. Probes read this projection.
+#[salsa::tracked(returns(clone))]
+pub fn unescaped_locals<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<crate::ir::LocalId>> {
+    let ws = db.workspace();
+    let own = own_captures(db, f);
+    if own.locals.is_empty() {
+        return Arc::new(vec![]);
+    }
+    let table = captured_params(db, ws);
+    let index = function_ids(db, ws);
+    let file = f.file(db);
+    let kept = |name: &str, arg: u32| {
+        resolve_function(db, file, name)
+            .and_then(|g| index.get(&g).copied())
+            .and_then(|g| table.get(g as usize))
+            .is_none_or(|ps| ps.get(arg as usize).copied().unwrap_or(true))
+    };
+    Arc::new(capture::unescaped_locals(&own, &kept))
 }

@@ -571,15 +571,24 @@ impl<'p> Arena<'p> {
     /// its fields' regions.
     fn mem_regions(&mut self, ty: &Type, depth: u32) -> RegionSet {
         match ty {
-            Type::Unknown | Type::Void | Type::Named(_) => RegionSet::all_memory(),
+            Type::Unknown | Type::Void => RegionSet::all_memory(),
+            // A type declared nowhere in the workspace (`FILE`, `WSADATA`, a library's opaque
+            // handle) is its own class: its memory holds values of that type only.
+            t @ Type::Named(_) => {
+                let class = self.classes.class_of(t);
+                let c = self.names.class(&class);
+                RegionSet::one(Region::Mem(c))
+            }
             t if t.is_aggregate() => {
                 let class = self.classes.class_of(t);
                 let c = self.names.class(&class);
                 if self.classes.is_collapsed(&class) || depth > 4 {
                     return RegionSet::one(Region::Mem(c));
                 }
+                // A struct declared nowhere in the workspace (`struct tm`, `struct stat`): its
+                // memory as one region of its class.
                 let Some(def) = self.env.struct_def(t).cloned() else {
-                    return RegionSet::all_memory();
+                    return RegionSet::one(Region::Mem(c));
                 };
                 let mut set = RegionSet::one(Region::Mem(c));
                 for fd in &def.fields {

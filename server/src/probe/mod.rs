@@ -25,6 +25,10 @@ use crate::regions::TypeClasses;
 use crate::syntax::TextRange;
 use std::sync::Arc;
 
+/// An indirect call with more candidate targets than this is treated as a call of an unknown
+/// function (the MOD table treats it the same way).
+pub const MAX_INDIRECT_TARGETS: usize = 3;
+
 /// A function of the program, as numbered by the [`Program`].
 pub type FuncId = u32;
 
@@ -63,6 +67,12 @@ pub trait Program {
     /// user's `noreturn` names.
     fn bodyless_never_returns(&self, name: &str) -> bool {
         crate::ir::library::is_noreturn(name)
+    }
+    /// The address-taken locals of `f` whose address never reaches memory (see
+    /// `regions::capture`): a pointer loaded from memory never points to them. A host that
+    /// does not know says none.
+    fn unescaped_locals(&self, _f: FuncId) -> Arc<Vec<crate::ir::LocalId>> {
+        Arc::new(vec![])
     }
     /// Called between worklist steps so a host can abandon a probe (salsa cancellation).
     fn checkpoint(&self) {}

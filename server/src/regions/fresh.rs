@@ -302,7 +302,9 @@ mod tests {
                    void *get(void **t, int i) { return t[i]; }\n\
                    void f(void) { struct a *x = xmalloc(sizeof *x); struct b *y = xmalloc(sizeof *y); x->n = 0; y->m = 0; }\n\
                    struct a *g(void **t) { return get(t, 0); }\n\
-                   struct b *h(void **t) { return get(t, 1); }\n";
+                   struct b *h(void **t) { return get(t, 1); }\n\
+                   void put(void **t, struct a *x) { t[0] = x; }\n\
+                   struct b *take(void **t) { return t[0]; }\n";
         let (env, irs) = crate::ir::lower_snippet(src);
         let irs: Vec<Arc<FunctionIr>> = irs.into_iter().map(Arc::new).collect();
         let callee = |n: &str| irs.iter().find(|f| f.name == n).cloned();
@@ -318,8 +320,13 @@ mod tests {
         let b = crate::ir::Type::Struct("b".into());
         let wrapper = only(&["xmalloc", "f"]);
         assert_ne!(wrapper.class_of(&a), wrapper.class_of(&b));
-        // A container's `get` still unifies what comes out of it.
+        // Types that only come out of a storage (or only go in) are not unified: what a
+        // container's `get` hands back as `struct a *` and as `struct b *` may be different
+        // blocks of either type, each accessed as its own.
         let container = only(&["get", "g", "h"]);
-        assert_eq!(container.class_of(&a), container.class_of(&b));
+        assert_ne!(container.class_of(&a), container.class_of(&b));
+        // A slot a `struct a *` is stored into and a `struct b *` is read out of does unify.
+        let reinterpreted = only(&["put", "take"]);
+        assert_eq!(reinterpreted.class_of(&a), reinterpreted.class_of(&b));
     }
 }

@@ -28,8 +28,7 @@ const CHAIN_EXTRA_DEPTH: u32 = 1;
 /// an allocator wrapper several levels down (`make` → `new` → `malloc`).
 const MAX_RETURN_DEPTH: u32 = 5;
 
-/// An indirect call with more candidate targets than this is treated as an unknown call.
-const MAX_INDIRECT_TARGETS: usize = 3;
+use crate::probe::MAX_INDIRECT_TARGETS;
 
 impl<'p> Engine<'p> {
     #[allow(clippy::too_many_arguments)]
@@ -89,28 +88,37 @@ impl<'p> Engine<'p> {
                 Frames::CompressReuse
             };
         }
-        // A single callee that cannot touch the fact, or one too deep to explore, is applied
-        // through its MOD summary instead of being explored.
-        if let [g] = targets.as_slice() {
-            let g = *g;
-            if let Some(w) = self.mod_regions(g) {
-                let relevant =
-                    self.call_relevant(d, &w, dest_e, &args_e) || self.may_free_cell(d, g);
+        // Callees that cannot touch the fact, or too deep to explore, are applied through
+        // their MOD summaries instead of being explored (the union of the targets' for a call
+        // through a function pointer).
+        if !targets.is_empty() {
+            if let Some(w) = self.mod_union(&targets) {
+                let w = self.with_slot_args(&targets, w, &args_e);
+                let relevant = self.call_relevant(d, &w, dest_e, &args_e)
+                    || targets.iter().any(|g| self.may_free_cell(d, *g));
                 if !relevant || (depth >= max_depth && frames == Frames::Exact) {
-                    self.unexplored_call(id, func, node, ctx, d, g, &w, dest_e, &args_e);
+                    self.unexplored_call(id, func, node, ctx, d, &targets, &w, dest_e, &args_e);
                     return;
                 }
                 if self.stats.is_some() {
-                    let why = self.why_relevant(d, &w, g, dest_e, &args_e, dest_hit);
+                    let why = if targets.len() > 1 {
+                        "several targets (indirect call)"
+                    } else {
+                        self.why_relevant(d, &w, targets[0], dest_e, &args_e, dest_hit)
+                    };
                     if let Some(st) = self.stats.as_mut() {
                         st.explored(why);
                     }
                 }
             } else if depth >= max_depth {
                 targets.clear();
+            } else if let Some(st) = self.stats.as_mut() {
+                st.explored(if dest_hit {
+                    "result is the reference"
+                } else {
+                    "writes anything (unmodelled code)"
+                });
             }
-        } else if depth >= max_depth {
-            targets.clear();
         }
         if targets.is_empty() {
             let at = self.loc(func, node);
@@ -167,7 +175,8 @@ impl<'p> Engine<'p> {
             && let [g] = targets.as_slice()
             && let Some(w) = self.mod_regions(*g)
         {
-            self.unexplored_call(id, func, node, ctx, d, *g, &w, dest_e, &args_e);
+            let w = self.with_slot_args(&[*g], w, &args_e);
+            self.unexplored_call(id, func, node, ctx, d, &[*g], &w, dest_e, &args_e);
         }
     }
 
@@ -193,12 +202,23 @@ impl<'p> Engine<'p> {
         node: NodeId,
         ctx: Ctx,
         d: &Fact,
-        g: FuncId,
+        gs: &[FuncId],
         w: &RegionSet,
         dest_e: Option<E>,
         args_e: &[E],
     ) {
-        let ms = self.prog.mod_set(g);
+        let mut ms = crate::regions::ModSet::default();
+        for &g in gs {
+            ms.union_with(&self.prog.mod_set(g));
+        }
+        let callee = match gs {
+            [g] => self.prog.function_name(*g),
+            _ => gs
+                .iter()
+                .map(|g| self.prog.function_name(*g))
+                .collect::<Vec<_>>()
+                .join("`, `"),
+        };
         // Only a pointer argument can hand the block over: `t->height` read from a hit block
         // is a number, and passing it lets nothing escape.
         let pointer_args: Vec<E> = args_e
@@ -219,11 +239,9 @@ impl<'p> Engine<'p> {
         // A feasibility witness carries no cell, only the path's constraints.
         let made_inside = !kept && writes_s && self.cursor.witness.is_none() && ms.allocates;
         if escapes && !made_inside {
-            let callee = self.prog.function_name(g);
             self.escaped(func, node, format!("`{callee}` (not followed this deep)"));
             return;
         }
-        let callee = self.prog.function_name(g);
         let at = self.loc(func, node);
         let Some(mut f) =
             self.summarise_call(d, (!writes_nothing_old).then_some(w), dest_e, (&callee, at))
@@ -234,6 +252,36 @@ impl<'p> Engine<'p> {
         };
         f.tainted |= made_inside;
         self.insert_preds(func, node, ctx, f, Prov::Edge(id));
+    }
+
+    /// What a call of `g` with arguments `args` may write: its MOD regions `w`, and when it
+    /// writes pointer slots through `void **` (`ModSet::generic_slots`), the slots its
+    /// pointer-to-pointer arguments point to (`FREE(&he)` writes `he`).
+    fn with_slot_args(&mut self, gs: &[FuncId], mut w: RegionSet, args: &[E]) -> RegionSet {
+        if !gs.iter().any(|g| self.prog.mod_set(*g).generic_slots) {
+            return w;
+        }
+        for &a in args {
+            let holds_pointer = self
+                .arena
+                .ty(a)
+                .pointee()
+                .is_some_and(|t| self.arena.env().resolve(t).is_pointer());
+            if holds_pointer {
+                let p = self.arena.pt(a);
+                w.union_with(&p);
+            }
+        }
+        w
+    }
+
+    /// The regions any of `gs` may write, transitively; `None` when one may write anything.
+    fn mod_union(&mut self, gs: &[FuncId]) -> Option<RegionSet> {
+        let mut w = RegionSet::empty();
+        for &g in gs {
+            w.union_with(&self.mod_regions(g)?);
+        }
+        Some(w)
     }
 
     /// The regions a function may write, transitively; `None` when it may write anything.

@@ -108,12 +108,58 @@ impl<'p> Engine<'p> {
     /// Whether addresses `x` and `y` are different locations: the same field of two blocks
     /// whose pointers differ.
     fn distinct_addrs(&mut self, d: &Fact, x: E, y: E) -> bool {
+        if self.distinct_objects(x, y) {
+            return true;
+        }
         match (*self.arena.kind(x), *self.arena.kind(y)) {
             (EKind::Field(p, f), EKind::Field(q, g)) if f == g && p != q => {
                 self.distinct_values(d, p, q)
             }
             _ => self.distinct_members(x, y),
         }
+    }
+
+    /// Whether addresses `x` and `y` lie in two different objects: two different variables,
+    /// or a local whose address never reaches memory (`Program::unescaped_locals`) and a
+    /// location reached through a pointer loaded from memory (nothing in memory can point to
+    /// that local: it did not exist before its function started, and its address was never
+    /// stored since). Member offsets and pointer arithmetic stay within their object.
+    pub(super) fn distinct_objects(&mut self, x: E, y: E) -> bool {
+        let (bx, by) = (self.object_base(x), self.object_base(y));
+        match (*self.arena.kind(bx), *self.arena.kind(by)) {
+            (EKind::Addr(s), EKind::Addr(t)) => s != t && distinct_variables(s, t),
+            (EKind::Addr(Sym::Local(f, l)), other) | (other, EKind::Addr(Sym::Local(f, l))) => {
+                matches!(other, EKind::Deref(_) | EKind::Int(_) | EKind::Num)
+                    && self.unescaped(f, l)
+            }
+            _ => false,
+        }
+    }
+
+    /// The address an address expression is an offset of (`&b->f`, `p + i` within `p`'s
+    /// object).
+    fn object_base(&self, mut e: E) -> E {
+        loop {
+            match *self.arena.kind(e) {
+                EKind::Field(b, _) => e = b,
+                EKind::Bin(crate::ir::BinOp::Add | crate::ir::BinOp::Sub, l, _)
+                    if self.arena.ty(l).is_pointer_like() =>
+                {
+                    e = l
+                }
+                _ => return e,
+            }
+        }
+    }
+
+    /// Whether local `l` of `f` is address-taken but its address never reaches memory.
+    fn unescaped(&mut self, f: FuncId, l: crate::ir::LocalId) -> bool {
+        let prog = self.prog;
+        self.caches
+            .unescaped
+            .entry(f)
+            .or_insert_with(|| prog.unescaped_locals(f))
+            .contains(&l)
     }
 
     /// Whether addresses `x` and `y` are two different members of one struct object: field
@@ -185,12 +231,12 @@ impl<'p> Engine<'p> {
             EKind::Deref(a) => {
                 a != e0
                     && self.unchanged_by(a, w, e0)
-                    && match (*self.arena.kind(a), *self.arena.kind(e0)) {
+                    && (match (*self.arena.kind(a), *self.arena.kind(e0)) {
                         (EKind::Field(p, f), EKind::Field(q, g)) => {
                             f == g && self.frames_apart(p, q)
                         }
                         _ => false,
-                    }
+                    } || self.distinct_objects(a, e0))
             }
             EKind::Field(b, _) => self.unchanged_by(b, w, e0),
             EKind::Bin(_, l, r) => self.unchanged_by(l, w, e0) && self.unchanged_by(r, w, e0),
@@ -221,5 +267,21 @@ impl<'p> Engine<'p> {
                 _ => true,
             }
         })
+    }
+}
+
+/// Whether two different symbols name different variables. Frames of one local differ when
+/// their depths are known; `ANCESTOR` stands for a frame the fact does not number, which may
+/// be any of them.
+fn distinct_variables(s: Sym, t: Sym) -> bool {
+    use crate::probe::expr::ANCESTOR;
+    match (s, t) {
+        (Sym::Shadow(_), _) | (_, Sym::Shadow(_)) => {
+            matches!((s, t), (Sym::Shadow(a), Sym::Shadow(b)) if a != b)
+        }
+        (Sym::Frozen(d, f, l), Sym::Frozen(e, g, m)) => {
+            (f, l) != (g, m) || (d != e && d != ANCESTOR && e != ANCESTOR)
+        }
+        _ => true,
     }
 }

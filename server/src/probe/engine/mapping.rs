@@ -120,6 +120,58 @@ impl<'p> Engine<'p> {
         v
     }
 
+    /// Locals of `g` that only ever hold a copy of a stable parameter (`void **pp = ptr;`,
+    /// their one write): inside a call they are bound to the same argument. Reading one
+    /// before that write would read an uninitialised variable.
+    fn stable_copies(&mut self, g: FuncId) -> Vec<(LocalId, LocalId)> {
+        if let Some(v) = self.caches.stable_copies.get(&g) {
+            return v.clone();
+        }
+        let stable = self.stable_params(g);
+        let b = self.body(g);
+        let mut writes: FxHashMap<LocalId, u32> = FxHashMap::default();
+        let mut copy_of: FxHashMap<LocalId, LocalId> = FxHashMap::default();
+        for id in b.node_ids() {
+            let addr = match &b.node(id).stmt.kind {
+                StmtKind::Assign { addr, value } => {
+                    if let crate::ir::ExprKind::Addr(crate::ir::Symbol::Local(c)) =
+                        b.exprs.kind(*addr)
+                        && let crate::ir::ExprKind::Deref(a) = b.exprs.kind(*value)
+                        && let crate::ir::ExprKind::Addr(crate::ir::Symbol::Local(p)) =
+                            b.exprs.kind(*a)
+                        && stable.contains(p)
+                    {
+                        copy_of.insert(*c, *p);
+                    }
+                    *addr
+                }
+                StmtKind::Alloc { addr, .. } => *addr,
+                StmtKind::Call { dest: Some(d), .. } => *d,
+                StmtKind::Opaque { .. } => {
+                    self.caches.stable_copies.insert(g, vec![]);
+                    return vec![];
+                }
+                _ => continue,
+            };
+            if let Some(l) = crate::probe::sites::written_local(&b, addr) {
+                *writes.entry(l).or_default() += 1;
+            }
+        }
+        let mut v: Vec<(LocalId, LocalId)> = copy_of
+            .into_iter()
+            .filter(|(c, _)| {
+                let l = b.local(*c);
+                writes.get(c) == Some(&1)
+                    && !l.address_taken
+                    && l.kind == crate::ir::LocalKind::Local
+                    && l.ty.is_pointer()
+            })
+            .collect();
+        v.sort();
+        self.caches.stable_copies.insert(g, v.clone());
+        v
+    }
+
     /// Expression `x` of `f` with the parameter bindings of context `ctx` applied.
     pub(super) fn bind(&mut self, f: FuncId, ctx: Ctx, x: E) -> E {
         match self.contexts.bindings.get(&ctx) {
@@ -303,6 +355,23 @@ impl<'p> Engine<'p> {
                     }
                 }
             }
+        }
+        for (c, p) in self.stable_copies(g) {
+            let Some(&(_, a)) = binds.iter().find(|(q, _)| *q == p) else {
+                continue;
+            };
+            // A copy that converts a generic pointer to a typed one (`struct s *s = p;` of
+            // a `void *`) keeps its own reads: bound, they would lose the type.
+            let generic = |t: &Type| {
+                t.pointee().is_none_or(|x| {
+                    crate::regions::is_generic_pointee(&self.arena.env().resolve(x))
+                })
+            };
+            let copy_ty = gb.local(c).ty.clone();
+            if generic(self.arena.ty(a)) && !generic(&copy_ty) {
+                continue;
+            }
+            binds.push((c, a));
         }
         let mut ancestor = None;
         let compress = frames != Frames::Exact;

@@ -96,6 +96,8 @@ struct Caches {
     local_addrs: FxHashMap<(FuncId, LocalId), E>,
     /// Parameters a function never assigns and whose address it never takes.
     stable_params: FxHashMap<FuncId, Vec<LocalId>>,
+    /// Locals that only hold a copy of a stable parameter, with that parameter.
+    stable_copies: FxHashMap<FuncId, Vec<(LocalId, LocalId)>>,
     /// MOD sets of callees as regions (`None`: may write anything).
     mod_regions: FxHashMap<FuncId, Option<RegionSet>>,
     /// How each function recurses by pure descent, if it does (see `sites::descent`).
@@ -105,6 +107,8 @@ struct Caches {
     derefs: FxHashMap<FuncId, Arc<Vec<SmallVec<[crate::ir::ExprId; 2]>>>>,
     /// The footprint of each pure-descent function, if it holds (see `footprint`).
     footprints: FxHashMap<FuncId, Option<Arc<Footprint>>>,
+    /// Address-taken locals whose address never reaches memory (`Program::unescaped_locals`).
+    unescaped: FxHashMap<FuncId, Arc<Vec<LocalId>>>,
 }
 
 /// What the engine is looking at: set while a slot is processed (or a fact stored), read by
