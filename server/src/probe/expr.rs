@@ -143,6 +143,16 @@ impl<'p> Arena<'p> {
     pub fn mk(&mut self, kind: EKind, ty: &Type) -> E {
         let kind = match kind {
             EKind::Field(b, n) => EKind::Field(self.uncast_base(b, n), n),
+            // Arithmetic on two known numbers is a known number (`-EINVAL` lowers to
+            // `0 - 22`; a substitution makes `n + 1` from `n` and `1`), so that a constraint
+            // on it can be decided.
+            EKind::Bin(op, l, r) => match (*self.kind(l), *self.kind(r)) {
+                (EKind::Int(a), EKind::Int(b)) => match fold(op, a, b) {
+                    Some(v) => EKind::Int(v),
+                    None => EKind::Bin(op, l, r),
+                },
+                _ => EKind::Bin(op, l, r),
+            },
             k => k,
         };
         let ty = self.ty_id(ty);
@@ -514,6 +524,12 @@ impl<'p> Arena<'p> {
                             .resolve(&self.ty(b).pointee().cloned().unwrap_or_default());
                         if sty.is_aggregate() {
                             self.field_region(&sty, f, &loc_ty)
+                        } else if let Some(outer) = self.undeclared_struct_around(b) {
+                            // A member of a member of a struct declared nowhere in the
+                            // workspace: within that struct's memory (as `ModSet::add_write`).
+                            let class = self.classes.class_of(&outer);
+                            let c = self.names.class(&class);
+                            RegionSet::one(Region::Mem(c))
                         } else {
                             // A field of something we cannot type (a cast we do not see).
                             RegionSet::all_memory()
@@ -555,7 +571,9 @@ impl<'p> Arena<'p> {
     fn field_region(&mut self, sty: &Type, field: u32, loc_ty: &Type) -> RegionSet {
         let class = self.classes.class_of(sty);
         let c = self.names.class(&class);
-        if self.classes.is_collapsed(&class) {
+        // A struct declared nowhere in the workspace has no known members: its memory is one
+        // region (as `mem_regions` has it).
+        if self.classes.is_collapsed(&class) || self.env.struct_def(sty).is_none() {
             return RegionSet::one(Region::Mem(c));
         }
         if loc_ty.is_aggregate() {
@@ -565,6 +583,23 @@ impl<'p> Arena<'p> {
         let fname = self.strings[field as usize].clone();
         let n = self.names.name(&fname);
         RegionSet::one(Region::Field(c, n))
+    }
+
+    /// The struct declared nowhere in the workspace that a chain of members `b` lies in
+    /// (see `regions::undeclared_struct_around`).
+    fn undeclared_struct_around(&self, mut b: E) -> Option<Type> {
+        loop {
+            let t = self
+                .env
+                .resolve(&self.ty(b).pointee().cloned().unwrap_or_default());
+            if matches!(t, Type::Struct(_) | Type::Union(_)) {
+                return self.env.struct_def(&t).is_none().then_some(t);
+            }
+            match *self.kind(b) {
+                EKind::Field(x, _) => b = x,
+                _ => return None,
+            }
+        }
     }
 
     /// Regions of heap/address-taken memory of a location type; a struct location is all of
@@ -739,3 +774,24 @@ pub fn ir_local_is_pointer(ir: &FunctionIr, l: LocalId, env: &TypeEnv) -> bool {
 }
 
 pub use ir::CmpOp;
+
+/// `a op b` on two known numbers, when it is defined (no overflow, no division by zero); a
+/// comparison used as a value is not folded (its lowering keeps it symbolic).
+fn fold(op: BinOp, a: i64, b: i64) -> Option<i64> {
+    match op {
+        BinOp::Add => a.checked_add(b),
+        BinOp::Sub => a.checked_sub(b),
+        BinOp::Mul => a.checked_mul(b),
+        BinOp::Div => a.checked_div(b),
+        BinOp::Rem => a.checked_rem(b),
+        BinOp::Shl => u32::try_from(b)
+            .ok()
+            .filter(|s| *s < 63)
+            .and_then(|s| a.checked_mul(1i64 << s)),
+        BinOp::Shr => u32::try_from(b).ok().filter(|s| *s < 64).map(|s| a >> s),
+        BinOp::BitAnd => Some(a & b),
+        BinOp::BitOr => Some(a | b),
+        BinOp::BitXor => Some(a ^ b),
+        BinOp::Compare => None,
+    }
+}

@@ -399,6 +399,11 @@ impl Builder<'_> {
                         None => self.scalar(),
                     };
                 }
+                // A constant of the C library's headers (`EINVAL`, `EOF`), which are not
+                // parsed.
+                if let Some(v) = crate::ir::library::known_constant(name) {
+                    return self.int(v);
+                }
                 // Declared in a header we cannot see (or a macro): read it as a global of
                 // unknown type. Treating it as a number could hide a pointer and wrongly
                 // contradict a probe.
