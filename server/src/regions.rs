@@ -571,13 +571,18 @@ impl ModSet {
                 let sty = env.resolve(&pointee(ir, *b));
                 if sty.is_aggregate() && !env.resolve(&loc_ty).is_aggregate() {
                     let class = classes.class_of(&sty);
-                    if classes.is_collapsed(&class) {
+                    // A struct declared nowhere: one region, as the engine's `field_region`.
+                    if classes.is_collapsed(&class) || env.struct_def(&sty).is_none() {
                         self.mems.insert(class);
                     } else {
                         self.fields.insert((class, f.clone()));
                     }
                 } else if sty.is_aggregate() {
                     self.add_mem(&loc_ty, env, classes, 1);
+                } else if let Some(outer) = undeclared_struct_around(ir, *b, env) {
+                    // A member of a member of a struct declared nowhere in the workspace
+                    // (`sin.sin_addr.s_addr`): within that struct's memory.
+                    self.mems.insert(classes.class_of(&outer));
                 } else {
                     self.all = true;
                 }
@@ -587,6 +592,22 @@ impl ModSet {
         }
         let _ = field_of;
         true
+    }
+}
+
+/// The struct declared nowhere in the workspace whose member address `a` lies in, when `a` is
+/// a chain of members (`&s.a.b`) rooted at one (its members' types are unknown, so the chain
+/// cannot be typed further).
+pub fn undeclared_struct_around(ir: &FunctionIr, mut a: ExprId, env: &TypeEnv) -> Option<Type> {
+    loop {
+        let t = env.resolve(&pointee(ir, a));
+        if matches!(t, Type::Struct(_) | Type::Union(_)) {
+            return env.struct_def(&t).is_none().then_some(t);
+        }
+        match ir.exprs.kind(a) {
+            ExprKind::Field(b, _) => a = *b,
+            _ => return None,
+        }
     }
 }
 

@@ -183,6 +183,8 @@ struct Frame {
     any_taken: Truth,
     /// Liveness inside the current arm (reached ∧ taken).
     live: Truth,
+    /// Names an undecided arm of this group defined, and which arm.
+    defined_in: rustc_hash::FxHashMap<String, usize>,
 }
 
 impl Walker<'_> {
@@ -228,6 +230,7 @@ impl Walker<'_> {
                         reached: live,
                         any_taken: taken,
                         live: live.and(taken),
+                        defined_in: Default::default(),
                     });
                 }
                 DirectiveKind::Elif
@@ -265,10 +268,34 @@ impl Walker<'_> {
                     self.close(f, Some(range.clone()), range.start);
                 }
                 _ if live == Truth::False => {}
-                DirectiveKind::Define => match index.defines.get(k) {
-                    Some(Some(def)) => self.out.table.define_shared(def, live == Truth::True),
-                    _ => self.out.table.apply_directive(text, d, live == Truth::True),
-                },
+                // Of the undecided arms of one `#if`/`#elif` chain that each define a name,
+                // the first stands for the chain: the later ones are the fallbacks
+                // (`#elif defined(DOXYGEN)` / `#define EV_SSIZE_MAX ...`), and one
+                // configuration's definition is better than the last arm's.
+                DirectiveKind::Define
+                    if live != Truth::True
+                        && frames.last().is_some_and(|f| {
+                            d.operands.first().is_some_and(|t| {
+                                f.defined_in
+                                    .get(&text[t.range.clone()])
+                                    .is_some_and(|&arm| arm + 1 < f.arms.len())
+                            })
+                        }) => {}
+                DirectiveKind::Define => {
+                    if live != Truth::True
+                        && let Some(f) = frames.last_mut()
+                        && let Some(t) = d.operands.first()
+                    {
+                        let arm = f.arms.len() - 1;
+                        f.defined_in
+                            .entry(text[t.range.clone()].to_string())
+                            .or_insert(arm);
+                    }
+                    match index.defines.get(k) {
+                        Some(Some(def)) => self.out.table.define_shared(def, live == Truth::True),
+                        _ => self.out.table.apply_directive(text, d, live == Truth::True),
+                    }
+                }
                 DirectiveKind::Undef => {
                     self.out.table.apply_directive(text, d, live == Truth::True);
                 }

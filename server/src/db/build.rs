@@ -120,6 +120,10 @@ pub fn file_flags(db: &dyn Db, file: SourceFile) -> Arc<(CompileFlags, Option<Co
         ("__STDC__", "1"),
         ("__STDC_HOSTED__", "1"),
         ("__STDC_VERSION__", "201710L"),
+        // What <stddef.h> defines, which is not read: `#ifdef offsetof` is decided, and a
+        // project's `evutil_offsetof` takes the arm that uses it, not a hand-made
+        // `((off_t)&((T *)0)->f)` whose cast the grammar cannot tell from a call.
+        ("offsetof(type, member)", "__builtin_offsetof(type, member)"),
     ] {
         if !given(&flags, name) {
             flags.defines.insert(0, format!("{name}={value}"));

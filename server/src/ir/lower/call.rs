@@ -26,6 +26,16 @@ impl Builder<'_> {
         self.lookup(name).is_none() && !self.ctx.env.globals.contains_key(name)
     }
 
+    /// A name that is a type here: a typedef of the workspace or one the C library defines
+    /// (`off_t`, `size_t`), and not a variable or function in scope.
+    fn is_type_name(&self, name: &str) -> bool {
+        self.lookup(name).is_none()
+            && !self.ctx.env.globals.contains_key(name)
+            && !self.ctx.env.functions.contains_key(name)
+            && (self.ctx.env.typedefs.contains_key(name)
+                || crate::ir::types::is_builtin_integer_typedef(name))
+    }
+
     /// Calls that are really operators or macros with a value (`__builtin_expect`, `va_arg`).
     pub(super) fn is_builtin_value_call(&self, n: Node) -> bool {
         n.child_by_field_name("function")
@@ -39,6 +49,7 @@ impl Builder<'_> {
                         | "va_arg"
                         | "__builtin_va_arg"
                         | "offsetof"
+                        | "__builtin_offsetof"
                 )
             })
             .unwrap_or(false)
@@ -48,6 +59,19 @@ impl Builder<'_> {
     pub(super) fn call_value(&mut self, n: Node) -> ExprId {
         let range = TextRange::of_node(&n);
         let callee = n.child_by_field_name("function");
+        // `(off_t)(x)`: a cast to a type name the grammar does not know as a type parses as a
+        // call through the parenthesized name; casts are transparent.
+        if let Some(t) = callee.filter(|c| c.kind() == "parenthesized_expression")
+            && let Some(id) = t
+                .named_child(0)
+                .filter(|i| i.kind() == "identifier" && t.named_child_count() == 1)
+            && self.is_type_name(text(id, self.src))
+            && let Some(args) = n.child_by_field_name("arguments")
+            && args.named_child_count() == 1
+            && let Some(a) = args.named_child(0)
+        {
+            return self.rvalue(a);
+        }
         let name = callee
             .filter(|c| c.kind() == "identifier")
             .map(|c| text(c, self.src).to_string());
@@ -68,7 +92,7 @@ impl Builder<'_> {
                     let ty = self.va_arg_type(n);
                     return self.unknown(ty);
                 }
-                "offsetof" => return self.scalar(),
+                "offsetof" | "__builtin_offsetof" => return self.scalar(),
                 _ => {}
             }
         }
