@@ -11,6 +11,25 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// `println!` and `print!` to standard output, except that a reader that went away (`reductio
+/// check | head`) ends the process quietly with the I/O error status instead of a panic.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($t)*).is_err() {
+            std::process::exit(2);
+        }
+    }};
+}
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if write!(std::io::stdout(), $($t)*).is_err() {
+            std::process::exit(2);
+        }
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "reductio",
@@ -134,6 +153,13 @@ enum Command {
         /// Print expressions in the paper's notation (`*(*a_p).next`) instead of C.
         #[arg(long)]
         paper: bool,
+        /// Lower the file as part of every C file under DIR (its headers and macros, as `check
+        /// DIR` sees them) instead of alone.
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        /// Also print each function's text after macro expansion (what is lowered).
+        #[arg(long)]
+        expanded: bool,
     },
 }
 
@@ -157,7 +183,9 @@ fn main() -> ExitCode {
             file,
             function,
             paper,
-        } => ir_command(&file, function.as_deref(), paper),
+            root,
+            expanded,
+        } => ir_command(&file, function.as_deref(), paper, root.as_deref(), expanded),
         Command::Check {
             paths,
             format,
@@ -340,14 +368,14 @@ fn facts_command(
                     "indirect": calls.indirect,
                 },
             });
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
             );
         }
         ProveFormat::Text => {
             for f in &facts {
-                println!(
+                outln!(
                     "{}:{}: `{}` {}: {}",
                     f.file.display(),
                     f.line,
@@ -356,7 +384,7 @@ fn facts_command(
                     f.reason
                 );
             }
-            println!(
+            outln!(
                 "{} fact{} about {} file{}",
                 facts.len(),
                 if facts.len() == 1 { "" } else { "s" },
@@ -364,7 +392,7 @@ fn facts_command(
                 if files.len() == 1 { "" } else { "s" }
             );
             let pct = |n: usize| 100.0 * n as f64 / calls.direct.max(1) as f64;
-            println!(
+            outln!(
                 "{} direct call{}: {} to a body ({:.1}%), {} to the library model ({:.1}%), \
                  {} to no body seen ({:.1}%); {} indirect",
                 calls.direct,
@@ -452,7 +480,7 @@ fn check_command(
             text
         }
     };
-    println!("{out}");
+    outln!("{out}");
     Ok(if triage.has_leaks() {
         ExitCode::from(1)
     } else {
@@ -475,7 +503,7 @@ fn merge_command(reports: &[PathBuf], output: Option<&Path>) -> Result<ExitCode,
     match output {
         Some(path) => std::fs::write(path, text + "\n")
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        None => println!("{text}"),
+        None => outln!("{text}"),
     }
     Ok(if merged.has_leaks {
         ExitCode::from(1)
@@ -593,12 +621,12 @@ fn prove_command(
                 "verdicts": verdicts.iter().map(report::finding_json).collect::<Vec<_>>(),
                 "assigned": assigned.iter().map(report::assigned_json).collect::<Vec<_>>(),
             });
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
         ProveFormat::Text => {
-            println!("the value overwritten here:");
+            outln!("the value overwritten here:");
             if verdicts.is_empty() {
-                println!("no leak probe here\n");
+                outln!("no leak probe here\n");
             }
             let sources: report::Sources = inputs
                 .iter()
@@ -610,14 +638,14 @@ fn prove_command(
                 annotate_snippets::Renderer::plain()
             };
             for v in &verdicts {
-                println!("{}\n", report::render_finding(v, &sources, &renderer));
+                outln!("{}\n", report::render_finding(v, &sources, &renderer));
             }
-            println!("the memory assigned here:");
+            outln!("the memory assigned here:");
             if assigned.is_empty() {
-                println!("no assignment here");
+                outln!("no assignment here");
             }
             for a in &assigned {
-                println!("{}", report::assigned_text(a, target.path(db)));
+                outln!("{}", report::assigned_text(a, target.path(db)));
             }
         }
     }
@@ -630,18 +658,9 @@ fn prove_command(
     })
 }
 
-fn ir_command(path: &std::path::Path, only: Option<&str>, paper: bool) -> ExitCode {
-    if let Err(e) = reductio::files::check_source_path(path) {
-        eprintln!("reductio: {e}");
-        return ExitCode::from(2);
-    }
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("reductio: cannot read {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
-    };
+/// The file alone in a database (`reductio ir FILE`).
+fn ir_alone(path: &std::path::Path) -> Result<(Database, reductio::db::SourceFile), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let (text, lossy) = reductio::syntax::decode_source(&bytes);
     if lossy {
         eprintln!(
@@ -651,6 +670,48 @@ fn ir_command(path: &std::path::Path, only: Option<&str>, paper: bool) -> ExitCo
     }
     let mut database = Database::default();
     let file = database.add_file(path.to_path_buf(), text);
+    Ok((database, file))
+}
+
+/// The file among every C file under `root`, with the configuration found for it.
+fn ir_in_tree(
+    path: &std::path::Path,
+    root: &std::path::Path,
+) -> Result<(Database, reductio::db::SourceFile), String> {
+    if !root.is_dir() {
+        return Err(format!("--root {}: not a directory", root.display()));
+    }
+    let cfg = config_for(None, path, None, None)?;
+    let mut files = reductio::files::discover(&[root.to_path_buf()], &cfg.exclude)?;
+    let canonical = std::fs::canonicalize(path).ok();
+    files.retain(|p| std::fs::canonicalize(p).ok() != canonical);
+    files.insert(0, path.to_path_buf());
+    let (database, inputs) = reductio::batch::load(cfg, &files)?;
+    Ok((database, inputs[0]))
+}
+
+fn ir_command(
+    path: &std::path::Path,
+    only: Option<&str>,
+    paper: bool,
+    root: Option<&std::path::Path>,
+    expanded: bool,
+) -> ExitCode {
+    if let Err(e) = reductio::files::check_source_path(path) {
+        eprintln!("reductio: {e}");
+        return ExitCode::from(2);
+    }
+    let loaded = match root {
+        Some(r) => ir_in_tree(path, r),
+        None => ir_alone(path),
+    };
+    let (database, file) = match loaded {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("reductio: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let db: &dyn Db = &database;
     let notation = if paper { Notation::Paper } else { Notation::C };
     let mut out = String::new();
@@ -674,6 +735,16 @@ fn ir_command(path: &std::path::Path, only: Option<&str>, paper: bool) -> ExitCo
         }
         found = true;
         let ir = db::lowered(db, *f);
+        if expanded {
+            match db::expanded_function(db, *f) {
+                Some(e) => {
+                    out.push_str(&format!("// {} after macro expansion:\n", f.name(db)));
+                    out.push_str(&e.text);
+                    out.push('\n');
+                }
+                None => out.push_str(&format!("// {}: no macro to expand\n", f.name(db))),
+            }
+        }
         let loc = |r: reductio::syntax::TextRange| {
             let (l, c) = db::location(db, *f, r);
             format!("{l}:{c}")
@@ -681,7 +752,7 @@ fn ir_command(path: &std::path::Path, only: Option<&str>, paper: bool) -> ExitCo
         let _ = write_function_with(&mut out, &ir, Some(&loc), notation);
         out.push('\n');
     }
-    print!("{out}");
+    out!("{out}");
     let stats = &items.stats;
     if stats.error_nodes > 0 || !stats.unrecovered.is_empty() {
         eprintln!(
