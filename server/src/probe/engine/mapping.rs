@@ -210,7 +210,10 @@ impl<'p> Engine<'p> {
                     !p.all_memory && p.iter().all(|r| r.is_var())
                 }
             }
-            EKind::Field(b, _) => matches!(self.arena.kind(b), EKind::Addr(Sym::Frozen(..))),
+            // The address of a member of a stable object (`&hook->hooks` of a frozen `hook`).
+            EKind::Field(b, _) => {
+                matches!(self.arena.kind(b), EKind::Addr(Sym::Frozen(..))) || self.frame_stable(b)
+            }
             EKind::Bin(_, l, r) => self.frame_stable(l) && self.frame_stable(r),
             EKind::Unknown => false,
         }

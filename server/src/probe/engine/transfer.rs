@@ -102,8 +102,21 @@ impl<'p> Engine<'p> {
                 }
             }
         }
-        // SUBST2: the written location missed, so the written value misses.
-        if (e0_disjoint || self.unchanged_by(e0, &w, e0)) && self.misses(d, target) {
+        // SUBST2: the written location missed, so the written value misses. Not when the
+        // cell's own block is written a pointer into itself (`list->next = list` of an
+        // `INIT_LIST_HEAD` on a member, `n->self = n`): a reference from the block to itself
+        // keeps nothing reachable, and a block whose only references are its own is leaked
+        // (LeakSanitizer reports it), so storing one cannot refute the leak.
+        let inside_cell = {
+            let root = crate::probe::state::block_root(&self.arena, e0);
+            root != e0
+                && root == crate::probe::state::block_root(&self.arena, e1)
+                && d.is_hit(root)
+        };
+        if !inside_cell
+            && (e0_disjoint || self.unchanged_by(e0, &w, e0))
+            && self.misses(d, target)
+        {
             m2.push(e1);
         }
         // Constraints transform like miss expressions (FILTER1, FILTER4, SUBST1); a constraint
