@@ -1082,6 +1082,33 @@ mod tests {
     }
 
     #[test]
+    fn a_free_and_null_helper_unifies_nothing_and_writes_its_callers_slots() {
+        let src = "#include <stdlib.h>\n\
+                   struct a { struct a *n; }; struct b { struct b *m; };\n\
+                   void mem_free(void *ptr) { void **pp = (void **) ptr; free(*pp); *pp = 0; }\n\
+                   void clear(struct a **pa) { *pa = 0; }\n\
+                   void f(struct a *x, struct b *y) { mem_free(&x); mem_free(&y); }\n";
+        let (env, irs) = crate::ir::lower_snippet(src);
+        let irs: Vec<std::sync::Arc<FunctionIr>> =
+            irs.into_iter().map(std::sync::Arc::new).collect();
+        let callee = |n: &str| irs.iter().find(|f| f.name == n).cloned();
+        let facts: Vec<TypeFacts> = irs
+            .iter()
+            .map(|ir| TypeFacts::of_function(ir, &env, &callee))
+            .collect();
+        let classes = TypeClasses::from_facts(&facts);
+        let pa = Type::pointer_to(Type::Struct("a".into()));
+        let pb = Type::pointer_to(Type::Struct("b".into()));
+        assert_ne!(classes.class_of(&pa), classes.class_of(&pb));
+        let own = |name: &str| {
+            let ir = irs.iter().find(|ir| ir.name == name).expect("the function");
+            own_writes(ir, &env, &classes, &|_| CalleeKind::Unknown, &|_| false).0
+        };
+        assert!(own("mem_free").generic_slots);
+        assert!(!own("clear").generic_slots);
+    }
+
+    #[test]
     fn casts_between_structs_unify_and_collapse() {
         let src = "struct a { struct a *n; }; struct b { struct b *m; };\n\
                    void f(struct a *x) { struct b *y = (struct b *)x; y->m = 0; }\n\

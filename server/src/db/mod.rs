@@ -115,7 +115,7 @@ pub use positions::{function_anchor, function_lines, line_index, location};
 pub use probes::{
     ProbeFailure, engine_probes, file_findings, function_probes, probe_outcome, probe_verdict,
 };
-pub use program::{fresh_writes, temp_deaths};
+pub use program::{fresh_values, fresh_writes, temp_deaths};
 pub use whole_program::{
     CallGraph, CallSites, CallStats, arity, call_graph, call_sites, call_stats, callers_of,
     captured_params, indirect_targets, mod_of, mod_table, never_returning, never_returns_of,

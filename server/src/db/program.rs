@@ -51,6 +51,19 @@ pub fn fresh_writes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<probe::FreshW
     Arc::new(probe::sites::fresh_writes(&body(db, f)))
 }
 
+/// The locals of a function holding a block nothing else points to yet (a forward pass,
+/// shared by all probes), with calls of the workspace's allocator wrappers
+/// (`regions::returns_fresh`) as allocations.
+#[salsa::tracked(returns(clone))]
+pub fn fresh_values<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<probe::FreshValues> {
+    let ir = body(db, f);
+    let file = f.file(db);
+    let callee = |name: &str| resolve_function(db, file, name).map(|g| body(db, g));
+    let fresh_call =
+        |name: &str| callee(name).is_some_and(|g| crate::regions::returns_fresh(&g, &callee));
+    Arc::new(probe::sites::fresh_values(&ir, &fresh_call))
+}
+
 impl probe::Program for DbProgram<'_> {
     fn body(&self, f: FuncId) -> Arc<FunctionIr> {
         body(self.db, self.funcs[f as usize])
@@ -60,6 +73,9 @@ impl probe::Program for DbProgram<'_> {
     }
     fn fresh_writes(&self, f: FuncId) -> Arc<probe::FreshWrites> {
         fresh_writes(self.db, self.funcs[f as usize])
+    }
+    fn fresh_values(&self, f: FuncId) -> Arc<probe::FreshValues> {
+        fresh_values(self.db, self.funcs[f as usize])
     }
     fn function_name(&self, f: FuncId) -> String {
         self.funcs[f as usize].name(self.db).clone()

@@ -56,6 +56,11 @@ pub trait Program {
     fn fresh_writes(&self, f: FuncId) -> Arc<FreshWrites> {
         Arc::new(sites::fresh_writes(&self.body(f)))
     }
+    /// The locals of `f` holding a block nothing else points to yet, per statement (see
+    /// `sites::fresh_values`); a host may cache it and knows which calls return fresh memory.
+    fn fresh_values(&self, f: FuncId) -> Arc<FreshValues> {
+        Arc::new(sites::fresh_values(&self.body(f), &|_| false))
+    }
     /// `Some(why)` when `f` never returns (every path from its entry ends in a call that
     /// does not return, or it loops forever, or the user said so): a path through a call of
     /// `f` is infeasible.
@@ -94,6 +99,28 @@ pub type TempDeaths = rustc_hash::FxHashMap<NodeId, Vec<crate::ir::LocalId>>;
 
 /// For each assignment into a block that only one local can reach, that local.
 pub type FreshWrites = rustc_hash::FxHashMap<NodeId, crate::ir::LocalId>;
+
+/// For each statement, the locals holding a block nothing else points to yet, right before it
+/// (see `sites::fresh_values`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FreshValues {
+    /// The locals followed; bit `i` of an entry of `before` is `locals[i]`.
+    pub locals: Vec<crate::ir::LocalId>,
+    /// Per node (by index), the followed locals that are fresh right before it.
+    pub before: Vec<u64>,
+}
+
+impl FreshValues {
+    /// Whether local `l` holds a block nothing else points to right before `node`.
+    pub fn fresh_before(&self, node: NodeId, l: crate::ir::LocalId) -> bool {
+        let Some(i) = self.locals.iter().position(|x| *x == l) else {
+            return false;
+        };
+        self.before
+            .get(node.0 as usize)
+            .is_some_and(|b| b & (1u64 << i) != 0)
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineConfig {

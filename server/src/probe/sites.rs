@@ -640,6 +640,184 @@ pub fn fresh_writes(ir: &FunctionIr) -> super::FreshWrites {
     out
 }
 
+/// For each statement, the locals that hold a block nothing else points to yet, right
+/// before it runs: a block made in this function (`n = malloc(…)`, or a call of a function
+/// that returns only fresh memory, `fresh_call(name)`) whose address has not been stored,
+/// copied, returned or handed on since (see `escaping_uses`), and whose local has not been
+/// written or had its address passed anywhere. No other local, and no location in memory, can
+/// hold a pointer into such a block, so a pointer read from memory is not the block.
+///
+/// The same forward must-analysis as [`fresh_writes`]; bit `i` of an entry is `locals[i]`.
+pub fn fresh_values(ir: &FunctionIr, fresh_call: &dyn Fn(&str) -> bool) -> super::FreshValues {
+    let mut locals: Vec<LocalId> = Vec::new();
+    let cand = |l: LocalId, locals: &mut Vec<LocalId>| {
+        if ir.local(l).ty.is_pointer() && !locals.contains(&l) {
+            locals.push(l);
+        }
+    };
+    for n in &ir.nodes {
+        match &n.stmt.kind {
+            StmtKind::Alloc { addr, .. } => {
+                if let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(*addr) {
+                    cand(*l, &mut locals);
+                }
+            }
+            StmtKind::Call {
+                dest: Some(d),
+                callee: Callee::Direct(name),
+                ..
+            } if fresh_call(name) => {
+                if let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(*d) {
+                    cand(*l, &mut locals);
+                }
+            }
+            _ => {}
+        }
+    }
+    locals.truncate(64);
+    let none = super::FreshValues {
+        locals: vec![],
+        before: vec![],
+    };
+    if locals.is_empty() {
+        return none;
+    }
+    let bit = |l: LocalId| -> u64 {
+        match locals.iter().position(|c| *c == l) {
+            Some(i) => 1u64 << i,
+            None => 0,
+        }
+    };
+    let all: u64 = if locals.len() == 64 {
+        u64::MAX
+    } else {
+        (1u64 << locals.len()) - 1
+    };
+    let n = ir.nodes.len();
+    let mut kill = vec![0u64; n];
+    let mut gen_ = vec![0u64; n];
+    for id in ir.node_ids() {
+        let i = id.0 as usize;
+        let mut k = 0u64;
+        let mut unknown = false;
+        let mut uses = |e: ExprId, as_base: bool, k: &mut u64| {
+            escaping_uses(ir, e, as_base, &mut |l| *k |= bit(l), &mut unknown);
+            // An address-taken local whose address goes anywhere but straight into a read or
+            // write of it may be changed there.
+            address_uses(ir, e, false, &mut |l| *k |= bit(l));
+        };
+        match &ir.node(id).stmt.kind {
+            StmtKind::Assign { addr, value } => {
+                uses(*addr, true, &mut k);
+                uses(*value, false, &mut k);
+                k |= written_local(ir, *addr).map_or(0, bit);
+            }
+            StmtKind::Alloc { addr, .. } => {
+                uses(*addr, true, &mut k);
+                k |= written_local(ir, *addr).map_or(0, bit);
+                if let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(*addr) {
+                    gen_[i] = bit(*l);
+                }
+            }
+            StmtKind::Free { ptr } => {
+                uses(*ptr, false, &mut k);
+                if let ExprKind::Deref(a) = ir.exprs.kind(*ptr)
+                    && let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(*a)
+                {
+                    k |= bit(*l);
+                }
+            }
+            StmtKind::Cond { lhs, rhs, .. } => {
+                for e in [*lhs, *rhs] {
+                    if let ExprKind::Deref(a) = ir.exprs.kind(e)
+                        && matches!(ir.exprs.kind(*a), ExprKind::Addr(Symbol::Local(_)))
+                    {
+                        continue;
+                    }
+                    uses(e, false, &mut k);
+                }
+            }
+            StmtKind::Call { dest, callee, args } => {
+                for a in args {
+                    uses(*a, false, &mut k);
+                }
+                if let Callee::Indirect(f) = callee {
+                    uses(*f, false, &mut k);
+                }
+                if let Some(d) = dest {
+                    uses(*d, true, &mut k);
+                    k |= written_local(ir, *d).map_or(0, bit);
+                    if let Callee::Direct(name) = callee
+                        && fresh_call(name)
+                        && let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(*d)
+                    {
+                        gen_[i] = bit(*l);
+                    }
+                }
+            }
+            StmtKind::Return { value: Some(v) } => uses(*v, false, &mut k),
+            StmtKind::ScopeBegin { locals: ls } | StmtKind::ScopeEnd { locals: ls, .. } => {
+                for l in ls {
+                    k |= bit(*l);
+                }
+            }
+            StmtKind::Opaque { .. } => k = all,
+            StmtKind::Enter | StmtKind::Nop | StmtKind::Return { value: None } => {}
+        }
+        if unknown {
+            k = all;
+        }
+        kill[i] = k;
+    }
+    let mut before = vec![all; n];
+    before[ir.entry.0 as usize] = 0;
+    let mut changed = true;
+    let mut rounds = 0;
+    while changed && rounds < 1000 {
+        changed = false;
+        rounds += 1;
+        for id in ir.node_ids() {
+            let i = id.0 as usize;
+            if id == ir.entry {
+                continue;
+            }
+            let preds = &ir.node(id).preds;
+            let mut v = if preds.is_empty() { 0 } else { all };
+            for p in preds {
+                let pi = p.0 as usize;
+                v &= (before[pi] & !kill[pi]) | gen_[pi];
+            }
+            if v != before[i] {
+                before[i] = v;
+                changed = true;
+            }
+        }
+    }
+    if changed {
+        return none;
+    }
+    super::FreshValues { locals, before }
+}
+
+/// Calls `taken(l)` for each address-taken local whose address `e` uses other than as the
+/// location of a read or write of it (`&l` handed on, stored, or computed with).
+fn address_uses(ir: &FunctionIr, e: ExprId, as_addr: bool, taken: &mut dyn FnMut(LocalId)) {
+    match ir.exprs.kind(e) {
+        ExprKind::Addr(Symbol::Local(l)) => {
+            if !as_addr && ir.local(*l).address_taken {
+                taken(*l)
+            }
+        }
+        ExprKind::Deref(a) => address_uses(ir, *a, true, taken),
+        ExprKind::Field(b, _) => address_uses(ir, *b, as_addr, taken),
+        ExprKind::Binary(_, l, r) => {
+            address_uses(ir, *l, false, taken);
+            address_uses(ir, *r, false, taken);
+        }
+        _ => {}
+    }
+}
+
 /// The local `n` of an address `&n->f…` (fields of the block `n` points to).
 fn field_base_local(ir: &FunctionIr, mut e: ExprId) -> Option<LocalId> {
     let mut fields = 0;
@@ -845,6 +1023,53 @@ mod tests {
     }
 
     const NODE: &str = "struct node { int mark; struct node *next; struct node *left; };\n";
+
+    #[test]
+    fn a_block_is_fresh_until_its_address_is_stored_or_handed_on() {
+        let src = format!(
+            "#include <stdlib.h>\n{NODE}void *xnew(size_t n);\n\
+             void keep(struct node *n);\n\
+             void link(struct node **headp, struct node *last) {{\n\
+             struct node *a = malloc(sizeof *a);\n\
+             struct node *b = xnew(sizeof *b);\n\
+             a->mark = 1;\n\
+             if (last) last->next = a;\n\
+             b->mark = 2;\n\
+             keep(b);\n\
+             *headp = b;\n}}\n"
+        );
+        let ir = crate::ir::lower_snippet(&src)
+            .1
+            .into_iter()
+            .find(|ir| ir.name == "link")
+            .expect("the function");
+        let fv = fresh_values(&ir, &|n| n == "xnew");
+        let local =
+            |name: &str| LocalId(ir.locals.iter().position(|l| l.name == name).unwrap() as u32);
+        let (a, b) = (local("a"), local("b"));
+        let at = |text: &str| {
+            ir.node_ids()
+                .find(|n| {
+                    crate::ir::display_stmt(&ir, &ir.node(*n).stmt.kind, crate::ir::Notation::C)
+                        == text
+                })
+                .unwrap_or_else(|| panic!("no statement `{text}`"))
+        };
+        assert!(fv.fresh_before(at("a->mark = 1"), a));
+        assert!(
+            fv.fresh_before(at("last->next = a"), a),
+            "published by this very statement"
+        );
+        assert!(
+            !fv.fresh_before(at("b->mark = 2"), a),
+            "after it was stored"
+        );
+        assert!(
+            fv.fresh_before(at("b->mark = 2"), b),
+            "from an allocating call"
+        );
+        assert!(!fv.fresh_before(at("*headp = b"), b), "handed to `keep`");
+    }
 
     #[test]
     fn a_recursion_that_only_reads_first_descends_on_its_one_varying_pointer() {

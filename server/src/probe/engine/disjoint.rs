@@ -208,6 +208,41 @@ impl<'p> Engine<'p> {
             || (d.is_hit(p) && miss(&mut self.arena, d, q))
             || (d.is_hit(q) && miss(&mut self.arena, d, p))
             || self.frames_apart(p, q)
+            || self.fresh_apart(p, q)
+            || self.fresh_apart(q, p)
+    }
+
+    /// Whether `q` is the value of a local holding a block nothing else points to yet, at
+    /// the statement being applied (`sites::fresh_values`), and `p` a pointer that does not
+    /// read that local: no other local and no location in memory points into that block, so
+    /// `p` is another pointer (a list's `last` against the element being inserted).
+    fn fresh_apart(&mut self, p: E, q: E) -> bool {
+        let Some(point) = self.cursor.point else {
+            return false;
+        };
+        if !matches!(point.at, super::frames::PointAt::Across) {
+            return false;
+        }
+        let EKind::Deref(a) = *self.arena.kind(q) else {
+            return false;
+        };
+        let EKind::Addr(Sym::Local(f, l)) = *self.arena.kind(a) else {
+            return false;
+        };
+        if f != point.func || self.has_unknown(p) {
+            return false;
+        }
+        if matches!(self.arena.kind(p), EKind::Int(_) | EKind::Num) {
+            return false;
+        }
+        let prog = self.prog;
+        let fresh = self
+            .caches
+            .fresh_values
+            .entry(f)
+            .or_insert_with(|| prog.fresh_values(f))
+            .clone();
+        fresh.fresh_before(point.node, l) && !self.arena.mentions(p, &|s| s == Sym::Local(f, l))
     }
 
     /// Whether location `e` of the fact is known not to be the written location `*e0`,

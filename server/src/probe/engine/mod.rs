@@ -92,6 +92,7 @@ struct Caches {
     bodies: FxHashMap<FuncId, Arc<FunctionIr>>,
     temp_deaths: FxHashMap<FuncId, Arc<super::TempDeaths>>,
     fresh_writes: FxHashMap<FuncId, Arc<super::FreshWrites>>,
+    fresh_values: FxHashMap<FuncId, Arc<super::FreshValues>>,
     /// The address expression of each local.
     local_addrs: FxHashMap<(FuncId, LocalId), E>,
     /// Parameters a function never assigns and whose address it never takes.
