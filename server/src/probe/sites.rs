@@ -803,11 +803,7 @@ pub fn fresh_values(ir: &FunctionIr, fresh_call: &dyn Fn(&str) -> bool) -> super
 /// location of a read or write of it (`&l` handed on, stored, or computed with).
 fn address_uses(ir: &FunctionIr, e: ExprId, as_addr: bool, taken: &mut dyn FnMut(LocalId)) {
     match ir.exprs.kind(e) {
-        ExprKind::Addr(Symbol::Local(l)) => {
-            if !as_addr && ir.local(*l).address_taken {
-                taken(*l)
-            }
-        }
+        ExprKind::Addr(Symbol::Local(l)) if !as_addr && ir.local(*l).address_taken => taken(*l),
         ExprKind::Deref(a) => address_uses(ir, *a, true, taken),
         ExprKind::Field(b, _) => address_uses(ir, *b, as_addr, taken),
         ExprKind::Binary(_, l, r) => {
