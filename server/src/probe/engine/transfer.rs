@@ -109,13 +109,9 @@ impl<'p> Engine<'p> {
         // (LeakSanitizer reports it), so storing one cannot refute the leak.
         let inside_cell = {
             let root = crate::probe::state::block_root(&self.arena, e0);
-            root != e0
-                && root == crate::probe::state::block_root(&self.arena, e1)
-                && d.is_hit(root)
+            root != e0 && root == crate::probe::state::block_root(&self.arena, e1) && d.is_hit(root)
         };
-        if !inside_cell
-            && (e0_disjoint || self.unchanged_by(e0, &w, e0))
-            && self.misses(d, target)
+        if !inside_cell && (e0_disjoint || self.unchanged_by(e0, &w, e0)) && self.misses(d, target)
         {
             m2.push(e1);
         }
