@@ -47,6 +47,13 @@ impl Builder<'_> {
     /// The value of a call: the result lands in a fresh temporary.
     pub(super) fn call_value(&mut self, n: Node) -> ExprId {
         let range = TextRange::of_node(&n);
+        if let Some(value) = self.typeof_call(n) {
+            // A cast to `typeof(x)` is transparent; `typeof(x)` itself evaluates nothing.
+            return match value {
+                Some(v) => self.rvalue(v),
+                None => self.unknown(Type::Unknown),
+            };
+        }
         let callee = n.child_by_field_name("function");
         let name = callee
             .filter(|c| c.kind() == "identifier")
@@ -118,6 +125,16 @@ impl Builder<'_> {
 
     /// Lower a call, storing the result at `dest` (an address) if given.
     pub(super) fn call(&mut self, n: Node, dest: Option<ExprId>, range: TextRange) {
+        if let Some(value) = self.typeof_call(n) {
+            let v = match value {
+                Some(v) => self.rvalue(v),
+                None => self.unknown(Type::Unknown),
+            };
+            if let Some(addr) = dest {
+                self.emit(StmtKind::Assign { addr, value: v }, range);
+            }
+            return;
+        }
         let Some(callee_node) = n.child_by_field_name("function") else {
             self.fallback(range, "call without a callee");
             return;

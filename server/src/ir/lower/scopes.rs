@@ -33,7 +33,13 @@ impl Builder<'_> {
     }
 
     pub(super) fn new_temp(&mut self, ty: Type, origin: Node) -> LocalId {
-        let mut name: String = text(origin, self.src)
+        // Read from the text as written unless the node is in a `typeof` operand's own text.
+        let shown = if self.in_typeof_operand {
+            self.src
+        } else {
+            self.shown_src
+        };
+        let mut name: String = text(origin, shown)
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
