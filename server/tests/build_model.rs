@@ -264,9 +264,10 @@ fn an_undecided_rename_of_a_library_function_is_not_applied() {
 }
 
 /// The `build_project` fuzz target on seed inputs made of the fixtures (each C file with each
-/// header and the project's compile database), a hostile one (include cycle, self-include,
-/// a device, a directory, exponential macros, a forced include of a device), and any
-/// regression inputs in `fuzz/regressions/build_project/`.
+/// header and the project's compile database) and a hostile one (include cycle, self-include,
+/// a device, a directory, exponential macros, a forced include of a device). The committed
+/// seeds and the regression inputs (`fuzz/seeds/build_project/`,
+/// `fuzz/regressions/build_project/`) are replayed by `tests/stress.rs`.
 #[test]
 fn fuzz_build_project_on_seeds_and_regressions() {
     let root = fixtures();
@@ -299,12 +300,6 @@ fn fuzz_build_project_on_seeds_and_regressions() {
           \"command\": \"cc -Iinclude -include /dev/null -D X=1 -U\"}]"
             .to_vec(),
     );
-    let regressions = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/build_project");
-    if let Ok(dir) = std::fs::read_dir(&regressions) {
-        for e in dir.flatten() {
-            inputs.push(std::fs::read(e.path()).unwrap());
-        }
-    }
     assert!(inputs.len() > 10);
     for data in &inputs {
         let started = Instant::now();
