@@ -89,6 +89,49 @@ fn project_tree_with_a_compile_database_and_a_parent_header() {
     assert!(calls.with_body >= 4, "{calls:?}");
 }
 
+/// `returns_nonnull` and `nonnull` declared in a header: `reductio facts` lists them with the
+/// header named, and the lowering assumes them (`cond(… != 0)` after the call, at the entry).
+#[test]
+fn nonnull_attributes_are_facts_and_conditions() {
+    let file = fixtures().join("nonnull-attributes-ok.c");
+    let (database, inputs) =
+        reductio::batch::load(Config::default(), std::slice::from_ref(&file)).expect("load");
+    let db: &dyn Db = &database;
+    let facts = db::function_facts(db);
+    for (function, kind) in [
+        ("xstrdup", "returns-nonnull"),
+        ("xmalloc", "returns-nonnull"),
+        ("pair_set_a", "nonnull"),
+    ] {
+        assert!(
+            facts
+                .iter()
+                .any(|f| f.function == function && f.kind == kind && f.reason.contains("xalloc.h")),
+            "{function} {kind}: {facts:#?}"
+        );
+    }
+    assert!(
+        !facts
+            .iter()
+            .any(|f| f.function == "try_strdup" && f.kind == "returns-nonnull"),
+        "{facts:#?}"
+    );
+    let mut printed = String::new();
+    for f in db::file_functions(db, inputs[0]) {
+        let ir = db::lowered(db, *f);
+        reductio::ir::write_function_with(&mut printed, &ir, None, Default::default()).unwrap();
+    }
+    assert!(printed.contains("a = alloc[xstrdup]"), "{printed}");
+    assert!(printed.contains("cond(a != 0)"), "{printed}");
+    // `pair_set_a` (declared `nonnull(1)`) starts with its parameter non-NULL.
+    let set_a = &printed[printed.find("fn pair_set_a").expect("pair_set_a")..];
+    let first = set_a
+        .lines()
+        .find(|l| l.trim_start().starts_with("n1 "))
+        .expect("a second node");
+    assert!(first.contains("cond(p != 0)"), "{set_a}");
+}
+
 /// Statements from a macro body are placed on the macro call the user wrote.
 #[test]
 fn expanded_statements_map_back_to_the_macro_call() {

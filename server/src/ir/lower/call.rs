@@ -243,6 +243,7 @@ impl Builder<'_> {
         if let Callee::Direct(name) = &callee {
             if let Some(kind) = self.ctx.lib.allocators.get(name).cloned() {
                 self.alloc_call(name, kind, dest, &args, n, range);
+                self.assume_nonnull_result(name, dest, range);
                 return;
             }
             if let Some(&i) = self.ctx.lib.deallocators.get(name) {
@@ -261,10 +262,42 @@ impl Builder<'_> {
         }
         // A function the program's headers declare `noreturn`: the path ends at the call.
         let ends = matches!(&callee, Callee::Direct(name) if self.ctx.lib.declared_noreturn.contains(name));
+        let name = match &callee {
+            Callee::Direct(name) => Some(name.clone()),
+            Callee::Indirect(_) => None,
+        };
         self.emit(StmtKind::Call { dest, callee, args }, range);
         if ends {
             self.cur = None;
+        } else if let Some(name) = name {
+            self.assume_nonnull_result(&name, dest, range);
         }
+    }
+
+    /// A function the program's headers declare `__attribute__((returns_nonnull))`: the result
+    /// it stores is not NULL (`p = xstrdup(s); if (p == NULL) …` cannot take the branch).
+    fn assume_nonnull_result(&mut self, name: &str, dest: Option<ExprId>, range: TextRange) {
+        let Some(d) = dest else { return };
+        if self.cur.is_none()
+            || !self.ctx.lib.declared_returns_nonnull.contains(name)
+            || !self
+                .exprs
+                .ty(d)
+                .pointee()
+                .is_some_and(|t| t.is_pointer_like())
+        {
+            return;
+        }
+        let result = self.deref(d);
+        let zero = self.int(0);
+        self.emit(
+            StmtKind::Cond {
+                lhs: result,
+                op: CmpOp::Ne,
+                rhs: zero,
+            },
+            range,
+        );
     }
 
     fn alloc_call(

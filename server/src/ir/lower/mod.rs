@@ -279,6 +279,8 @@ struct Builder<'a> {
     sig: FnSig,
     locals: Vec<Local>,
     params: Vec<LocalId>,
+    /// Each parameter's position in the declaration (unnamed ones are not locals).
+    param_positions: Vec<u32>,
     ret: Option<LocalId>,
     exprs: ExprArena,
     nodes: Vec<Node0>,
@@ -328,6 +330,7 @@ impl<'a> Builder<'a> {
             sig: FnSig::default(),
             locals: vec![],
             params: vec![],
+            param_positions: vec![],
             ret: None,
             exprs: ExprArena::default(),
             nodes: vec![],
