@@ -351,7 +351,8 @@ fn fuzz_build_project_on_seeds_and_regressions() {
     }
 }
 
-/// A binary or non-C file named on the command line is refused at once.
+/// A binary or non-C file named on the command line is refused at once; a binary blob with a
+/// C name found in a directory is skipped (and listed), not parsed.
 #[test]
 fn a_binary_or_non_c_file_is_refused() {
     let dir = scratch("bin");
@@ -365,5 +366,13 @@ fn a_binary_or_non_c_file_is_refused() {
     std::fs::write(&txt, "int main(void) { return 0; }").unwrap();
     let err = reductio::files::discover(std::slice::from_ref(&txt), &[]).unwrap_err();
     assert!(err.contains("not a C file"), "{err}");
+    // Found in a directory, the blob is left out and listed; the C file beside it is kept.
+    let c = dir.join("real.c");
+    std::fs::write(&c, "int main(void) { return 0; }\n").unwrap();
+    let found = reductio::files::discover_files(std::slice::from_ref(&dir), &[]).unwrap();
+    assert_eq!(found.files, [c]);
+    assert_eq!(found.skipped.len(), 1, "{found:?}");
+    assert_eq!(found.skipped[0].0, bin);
+    assert!(found.skipped[0].1.contains("NUL bytes"), "{found:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
