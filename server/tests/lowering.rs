@@ -827,6 +827,22 @@ void g(struct list *l, struct node *h, void *raw) {
 }
 "#;
 
+    // A statement attribute (what a project's `FALLTHROUGH` macro expands to once
+    // `__has_attribute(fallthrough)` or a version test selects it): tree-sitter-c wraps it in
+    // an ERROR; it is no statement, not an opaque syntax error.
+    statement_attribute_is_no_statement: r#"
+int f(int x) {
+  switch (x) {
+  case 1:
+    x++;
+    __attribute__((__fallthrough__));
+  case 2:
+    return x;
+  }
+  return 0;
+}
+"#;
+
     sizeof_is_a_scalar: r#"
 struct S { int a; int *b; };
 unsigned long f(struct S *s, int n) {
