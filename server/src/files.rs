@@ -5,9 +5,28 @@ use crate::config::{Config, ConfigError};
 use std::path::{Path, PathBuf};
 
 /// `.c` and `.h` files under `paths` (files are taken as given), honouring `.gitignore` and the
-/// configuration's `exclude` globs. Sorted, deduplicated.
+/// configuration's `exclude` globs. Sorted, deduplicated. A binary file with a C name found
+/// in a directory is left out (see [`discover_files`] for the list of them).
 pub fn discover(paths: &[PathBuf], exclude: &[String]) -> Result<Vec<PathBuf>, String> {
+    discover_files(paths, exclude).map(|d| d.files)
+}
+
+/// What [`discover_files`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Discovery {
+    /// The C files to analyse, sorted, deduplicated.
+    pub files: Vec<PathBuf>,
+    /// Files with a C name found in a directory but left out, each with the reason (a binary
+    /// file: NUL bytes in its first 8 KiB), sorted.
+    pub skipped: Vec<(PathBuf, String)>,
+}
+
+/// [`discover`], with the files it left out. A file named in `paths` that is not C is an
+/// error ([`check_source_path`]); one found in a directory is skipped, so that a binary blob
+/// named `*.c` in a tree costs one read of 8 KiB, not minutes of parsing.
+pub fn discover_files(paths: &[PathBuf], exclude: &[String]) -> Result<Discovery, String> {
     let mut out = Vec::new();
+    let mut skipped = Vec::new();
     let overrides_for = |root: &Path| -> Result<ignore::overrides::Override, String> {
         let mut b = ignore::overrides::OverrideBuilder::new(root);
         for pat in exclude {
@@ -31,13 +50,35 @@ pub fn discover(paths: &[PathBuf], exclude: &[String]) -> Result<Vec<PathBuf>, S
             let entry = entry.map_err(|e| e.to_string())?;
             let path = entry.path();
             if entry.file_type().map(|t| t.is_file()).unwrap_or(false) && is_c_file(path) {
+                if let Ok(true) = looks_binary(path) {
+                    skipped.push((
+                        path.to_path_buf(),
+                        "not C source text (it contains NUL bytes: a binary file?)".to_string(),
+                    ));
+                    continue;
+                }
                 out.push(path.to_path_buf());
             }
         }
     }
     out.sort();
     out.dedup();
-    Ok(out)
+    skipped.sort();
+    skipped.dedup();
+    Ok(Discovery {
+        files: out,
+        skipped,
+    })
+}
+
+/// Whether the file's first 8 KiB hold a NUL byte (C source text never does).
+fn looks_binary(path: &Path) -> std::io::Result<bool> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(8192);
+    std::fs::File::open(path)?
+        .take(8192)
+        .read_to_end(&mut head)?;
+    Ok(head.contains(&0))
 }
 
 /// The `reductio.toml` for a path: in the directory itself (or the file's directory), or the
@@ -91,12 +132,7 @@ pub fn check_source_path(path: &Path) -> Result<(), String> {
             path.display()
         ));
     }
-    use std::io::Read;
-    let mut head = Vec::with_capacity(8192);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(8192).read_to_end(&mut head))
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if head.contains(&0) {
+    if looks_binary(path).map_err(|e| format!("cannot read {}: {e}", path.display()))? {
         return Err(format!(
             "{} is not C source text (it contains NUL bytes: a binary file?)",
             path.display()

@@ -337,7 +337,7 @@ fn facts_command(
         paths
     };
     let cfg = config_for(config.as_deref(), &paths[0], None, compile_commands)?;
-    let files = reductio::files::discover(&paths, &cfg.exclude)?;
+    let files = discover_reporting(&paths, &cfg.exclude)?;
     let (database, inputs) = reductio::batch::load(cfg, &files)?;
     report_build_messages(&database, &inputs);
     let facts = db::function_facts(&database);
@@ -429,7 +429,7 @@ fn check_command(
     };
     let cfg = config_for(config.as_deref(), &paths[0], budget, compile_commands)?;
     let rules = cfg.suppress.clone();
-    let files = reductio::files::discover(&paths, &cfg.exclude)?;
+    let files = discover_reporting(&paths, &cfg.exclude)?;
     let (database, inputs) = reductio::batch::load(cfg, &files)?;
     report_build_messages(&database, &inputs);
     let (findings, functions) = reductio::batch::run_probes_shard(
@@ -543,6 +543,16 @@ fn parse_location(s: &str) -> Result<(PathBuf, u32, Option<u32>), String> {
         }
         _ => Err(bad()),
     }
+}
+
+/// The C files under `paths`, each file left out (a binary blob named `*.c`) reported on
+/// stderr.
+fn discover_reporting(paths: &[PathBuf], exclude: &[String]) -> Result<Vec<PathBuf>, String> {
+    let found = reductio::files::discover_files(paths, exclude)?;
+    for (path, why) in &found.skipped {
+        eprintln!("reductio: warning: {} skipped: {why}", path.display());
+    }
+    Ok(found.files)
 }
 
 fn prove_command(

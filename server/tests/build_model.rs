@@ -89,6 +89,49 @@ fn project_tree_with_a_compile_database_and_a_parent_header() {
     assert!(calls.with_body >= 4, "{calls:?}");
 }
 
+/// `returns_nonnull` and `nonnull` declared in a header: `reductio facts` lists them with the
+/// header named, and the lowering assumes them (`cond(… != 0)` after the call, at the entry).
+#[test]
+fn nonnull_attributes_are_facts_and_conditions() {
+    let file = fixtures().join("nonnull-attributes-ok.c");
+    let (database, inputs) =
+        reductio::batch::load(Config::default(), std::slice::from_ref(&file)).expect("load");
+    let db: &dyn Db = &database;
+    let facts = db::function_facts(db);
+    for (function, kind) in [
+        ("xstrdup", "returns-nonnull"),
+        ("xmalloc", "returns-nonnull"),
+        ("pair_set_a", "nonnull"),
+    ] {
+        assert!(
+            facts
+                .iter()
+                .any(|f| f.function == function && f.kind == kind && f.reason.contains("xalloc.h")),
+            "{function} {kind}: {facts:#?}"
+        );
+    }
+    assert!(
+        !facts
+            .iter()
+            .any(|f| f.function == "try_strdup" && f.kind == "returns-nonnull"),
+        "{facts:#?}"
+    );
+    let mut printed = String::new();
+    for f in db::file_functions(db, inputs[0]) {
+        let ir = db::lowered(db, *f);
+        reductio::ir::write_function_with(&mut printed, &ir, None, Default::default()).unwrap();
+    }
+    assert!(printed.contains("a = alloc[xstrdup]"), "{printed}");
+    assert!(printed.contains("cond(a != 0)"), "{printed}");
+    // `pair_set_a` (declared `nonnull(1)`) starts with its parameter non-NULL.
+    let set_a = &printed[printed.find("fn pair_set_a").expect("pair_set_a")..];
+    let first = set_a
+        .lines()
+        .find(|l| l.trim_start().starts_with("n1 "))
+        .expect("a second node");
+    assert!(first.contains("cond(p != 0)"), "{set_a}");
+}
+
 /// Statements from a macro body are placed on the macro call the user wrote.
 #[test]
 fn expanded_statements_map_back_to_the_macro_call() {
@@ -264,9 +307,10 @@ fn an_undecided_rename_of_a_library_function_is_not_applied() {
 }
 
 /// The `build_project` fuzz target on seed inputs made of the fixtures (each C file with each
-/// header and the project's compile database), a hostile one (include cycle, self-include,
-/// a device, a directory, exponential macros, a forced include of a device), and any
-/// regression inputs in `fuzz/regressions/build_project/`.
+/// header and the project's compile database) and a hostile one (include cycle, self-include,
+/// a device, a directory, exponential macros, a forced include of a device). The committed
+/// seeds and the regression inputs (`fuzz/seeds/build_project/`,
+/// `fuzz/regressions/build_project/`) are replayed by `tests/stress.rs`.
 #[test]
 fn fuzz_build_project_on_seeds_and_regressions() {
     let root = fixtures();
@@ -299,12 +343,6 @@ fn fuzz_build_project_on_seeds_and_regressions() {
           \"command\": \"cc -Iinclude -include /dev/null -D X=1 -U\"}]"
             .to_vec(),
     );
-    let regressions = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/build_project");
-    if let Ok(dir) = std::fs::read_dir(&regressions) {
-        for e in dir.flatten() {
-            inputs.push(std::fs::read(e.path()).unwrap());
-        }
-    }
     assert!(inputs.len() > 10);
     for data in &inputs {
         let started = Instant::now();
@@ -313,7 +351,8 @@ fn fuzz_build_project_on_seeds_and_regressions() {
     }
 }
 
-/// A binary or non-C file named on the command line is refused at once.
+/// A binary or non-C file named on the command line is refused at once; a binary blob with a
+/// C name found in a directory is skipped (and listed), not parsed.
 #[test]
 fn a_binary_or_non_c_file_is_refused() {
     let dir = scratch("bin");
@@ -327,5 +366,13 @@ fn a_binary_or_non_c_file_is_refused() {
     std::fs::write(&txt, "int main(void) { return 0; }").unwrap();
     let err = reductio::files::discover(std::slice::from_ref(&txt), &[]).unwrap_err();
     assert!(err.contains("not a C file"), "{err}");
+    // Found in a directory, the blob is left out and listed; the C file beside it is kept.
+    let c = dir.join("real.c");
+    std::fs::write(&c, "int main(void) { return 0; }\n").unwrap();
+    let found = reductio::files::discover_files(std::slice::from_ref(&dir), &[]).unwrap();
+    assert_eq!(found.files, [c]);
+    assert_eq!(found.skipped.len(), 1, "{found:?}");
+    assert_eq!(found.skipped[0].0, bin);
+    assert!(found.skipped[0].1.contains("NUL bytes"), "{found:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

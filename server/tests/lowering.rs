@@ -805,6 +805,44 @@ void f(void *v, long l) {
 }
 "#;
 
+    // GNU `typeof` (uthash's `DECLTYPE(x)` is `(__typeof(x))`, utlist's `LDECLTYPE(x) t;`):
+    // a cast to it is transparent like any cast, never a call of `__typeof` whose result is
+    // called with the value; a declared local gets the operand's type. Where the rewrite does
+    // not parse as a type (`__builtin_types_compatible_p(typeof(a), …)`), `typeof(a)` is no
+    // call either.
+    typeof_casts_and_declarations: r#"
+struct node { struct node *next; int v; };
+struct list { struct node *items; };
+typedef struct node node_t;
+void *malloc(unsigned long);
+void g(struct list *l, struct node *h, void *raw) {
+  struct node *m = (__typeof(m))(malloc(sizeof *m));
+  __typeof(l->items) t1 = l->items;
+  __typeof(h) t2, *t3;
+  __typeof__(*h) copy = *h;
+  typeof(node_t) *tp = (typeof(h))raw;
+  t2 = ((__typeof(t2))(t1->next));
+  t3 = (__typeof__(t3))&t2;
+  int n = __builtin_types_compatible_p(typeof(t1), typeof(m));
+}
+"#;
+
+    // A statement attribute (what a project's `FALLTHROUGH` macro expands to once
+    // `__has_attribute(fallthrough)` or a version test selects it): tree-sitter-c wraps it in
+    // an ERROR; it is no statement, not an opaque syntax error.
+    statement_attribute_is_no_statement: r#"
+int f(int x) {
+  switch (x) {
+  case 1:
+    x++;
+    __attribute__((__fallthrough__));
+  case 2:
+    return x;
+  }
+  return 0;
+}
+"#;
+
     sizeof_is_a_scalar: r#"
 struct S { int a; int *b; };
 unsigned long f(struct S *s, int n) {

@@ -931,6 +931,27 @@ fn build_problems_are_shown_once_and_logged() {
     });
 }
 
+/// A file opened with no workspace folder is checked as before the build model, and its
+/// quoted includes still resolve next to it: the allocator wrapper of `xalloc.h` beside it is
+/// expanded, so the leak it hides is found.
+#[test]
+fn a_lone_file_outside_any_folder_is_checked_with_the_header_beside_it() {
+    rt().block_on(async {
+        let header = "#include <stdlib.h>\n#define XALLOC(n) malloc(n)\n";
+        let src =
+            "#include \"xalloc.h\"\nvoid f(void)\n{\n    char *p = XALLOC(4);\n    p = 0;\n}\n";
+        let dir = workspace("lone", &[("xalloc.h", header), ("lone.c", src)]);
+        let path = dir.join("lone.c");
+        let mut c = Client::start(Options::default());
+        c.initialize(None, false, Value::Null).await;
+        c.open(&path, src).await;
+        let diags = c.diagnostics_for_version(&path, 1).await;
+        assert_eq!(diags.len(), 1, "{diags:#?}");
+        assert_eq!(diags[0]["range"]["start"]["line"], 4, "{diags:#?}");
+        c.shutdown().await;
+    });
+}
+
 // ---- configuration ------------------------------------------------------------------------
 
 #[test]

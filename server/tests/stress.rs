@@ -3,9 +3,10 @@
 //! language server under a burst of 1,000 edits.
 //!
 //! - `fuzz_*`: the bodies of the cargo-fuzz targets (`fuzz/src/targets.rs`) on the seed
-//!   corpus (the test fixtures), on the regression inputs in `fuzz/regressions/<target>/`
-//!   (every crash, hang or timeout the fuzzer found), and on a deterministic random search.
-//!   `REDUCTIO_FUZZ_ITERS` sets the number of random inputs (default 60 C files, 12 sessions).
+//!   corpus (the test fixtures; for `build_project`, `fuzz/seeds/build_project/`), on the
+//!   regression inputs in `fuzz/regressions/<target>/` (every crash, hang or timeout the
+//!   fuzzer found), and on a deterministic random search. `REDUCTIO_FUZZ_ITERS` sets the
+//!   number of random inputs (default 60 C files, 60 projects, 12 sessions).
 //! - `pathological_*`: `reductio check --format json` on generated inputs; each must exit 0
 //!   or 1 within its time limit, with a bounded peak RSS (sampled from /proc). The sizes are
 //!   the (100k-line function, 10k-deep nesting, 1 MB line, …); the limits are generous
@@ -150,6 +151,53 @@ fn fuzz_c_file_on_the_corpus_regressions_and_mutations() {
     }
     println!(
         "c_file: {} corpus files, {iters} mutations in {:.1} s",
+        corpus.len(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Files in `fuzz/seeds/<target>/`: the committed seed inputs of a target whose inputs are not
+/// plain C files.
+fn seeds(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = manifest().join("fuzz/seeds").join(target);
+    let mut out: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .filter_map(|e| Some((e.path(), std::fs::read(e.path()).ok()?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+#[test]
+fn fuzz_build_project_on_seeds_regressions_and_mutations() {
+    let corpus = seeds("build_project");
+    assert!(corpus.len() > 10, "the seeds of build_project");
+    let bound = Duration::from_secs(60);
+    for (path, input) in corpus.iter().chain(regressions("build_project").iter()) {
+        println!("input {}", path.display());
+        let started = Instant::now();
+        targets::build_project(input);
+        assert!(
+            started.elapsed() < bound,
+            "{}: {:?}",
+            path.display(),
+            started.elapsed()
+        );
+    }
+    let iters = env_usize("REDUCTIO_FUZZ_ITERS", 60);
+    let mut rng = Rng(0x5EED_0003);
+    let started = Instant::now();
+    for _ in 0..iters {
+        let mut data = corpus[rng.below(corpus.len())].1.clone();
+        let other = &corpus[rng.below(corpus.len())].1;
+        mutate(&mut rng, &mut data, other);
+        targets::build_project(&data);
+    }
+    println!(
+        "build_project: {} seeds, {iters} mutations in {:.1} s",
         corpus.len(),
         started.elapsed().as_secs_f64()
     );

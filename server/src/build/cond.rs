@@ -152,10 +152,24 @@ pub fn eval_condition(
         return Truth::Unknown;
     };
     let mut eng = Engine::new(table, *budget);
-    let toks = eng.expand_list(toks, 0);
-    if eng.truncated || eng.used_uncertain {
+    let expanded = eng.expand_list(toks.clone(), 0);
+    if eng.truncated {
         return Truth::Unknown;
     }
+    // A macro defined only in an undecided arm has an unknown value: expanded again with
+    // each such invocation as the unknown marker, so that `__has_attribute(x) ||
+    // PREREQ(2, 5)` is still decided by its known side.
+    let toks = if eng.used_uncertain {
+        let mut eng = Engine::new(table, *budget);
+        eng.uncertain_marker = Some(UNKNOWN);
+        let toks = eng.expand_list(toks, 0);
+        if eng.truncated {
+            return Truth::Unknown;
+        }
+        toks
+    } else {
+        expanded
+    };
     // `defined` produced by a macro (undefined behaviour; GCC evaluates it).
     let Some(toks) = replace_defined(toks, table) else {
         return Truth::Unknown;
@@ -536,6 +550,7 @@ fn parse_char(s: &str) -> Val {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::build::directive;
 
     fn t(defs: &str) -> MacroTable {
         let mut t = MacroTable::new();
@@ -583,6 +598,27 @@ mod tests {
         tb.complete = true;
         assert_eq!(eval_str("X", &tb), Truth::False);
         assert_eq!(eval_str("defined(_WIN32)", &tb), Truth::Unknown);
+    }
+
+    #[test]
+    fn a_macro_from_an_undecided_arm_is_unknown_unless_decided() {
+        let mut tb = t("#define A 1");
+        tb.apply_directive(
+            "#define P(a, b) ((a) > (b))",
+            &directive::parse("#define P(a, b) ((a) > (b))", 0..27),
+            false,
+        );
+        tb.apply_directive(
+            "#define U 0",
+            &directive::parse("#define U 0", 0..11),
+            false,
+        );
+        assert_eq!(eval_str("P(4, 2)", &tb), Truth::Unknown);
+        assert_eq!(eval_str("U", &tb), Truth::Unknown);
+        assert_eq!(eval_str("A || P(4, 9)", &tb), Truth::True);
+        assert_eq!(eval_str("P(4, 9) || A", &tb), Truth::True);
+        assert_eq!(eval_str("!A && U", &tb), Truth::False);
+        assert_eq!(eval_str("A && P(4, 9)", &tb), Truth::Unknown);
     }
 
     #[test]

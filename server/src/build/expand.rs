@@ -412,6 +412,9 @@ pub(crate) struct Engine<'t> {
     pub truncated: bool,
     pub stopped: bool,
     pub used_uncertain: bool,
+    /// When set, an invocation of a macro defined only in an undecided arm is replaced by
+    /// one token of this text (`#if` evaluation's unknown marker) instead of being expanded.
+    pub uncertain_marker: Option<&'static str>,
 }
 
 impl<'t> Engine<'t> {
@@ -427,6 +430,7 @@ impl<'t> Engine<'t> {
             truncated: false,
             stopped: false,
             used_uncertain: false,
+            uncertain_marker: None,
         }
     }
 
@@ -543,6 +547,12 @@ impl<'t> Engine<'t> {
                 (args, hs, origin, consumed)
             }
         };
+        if def.uncertain
+            && let Some(marker) = self.uncertain_marker
+        {
+            self.used_uncertain = true;
+            return Some(vec![PTok::synthetic(TokKind::Other, marker, origin)]);
+        }
         match self.subst(&def, &args, &hs, &origin, depth) {
             Some(mut res) => {
                 if let Some(f) = res.first_mut() {

@@ -111,7 +111,7 @@ pub fn file_flags(db: &dyn Db, file: SourceFile) -> Arc<(CompileFlags, Option<Co
         flags
             .defines
             .iter()
-            .any(|d| d.split('=').next() == Some(name))
+            .any(|d| d.split(['=', '(']).next() == Some(name))
             || flags.undefines.iter().any(|u| u == name)
     };
     for (name, value) in [
@@ -136,8 +136,60 @@ pub fn file_flags(db: &dyn Db, file: SourceFile) -> Arc<(CompileFlags, Option<Co
             flags.undefines.push(name.into());
         }
     }
+    // `__has_attribute(x)`, as that compiler has it: 1 for the function attributes below
+    // (`#if __has_attribute(noreturn)` guards many projects' attribute macros, and its
+    // `#ifndef __has_attribute` fallback to 0 is then dead), unknown for any other name.
+    if !given(&flags, "__has_attribute") {
+        flags
+            .defines
+            .insert(0, format!("__has_attribute(x)={HAS_ATTRIBUTE}_##x"));
+        for a in KNOWN_ATTRIBUTES {
+            flags.defines.insert(0, format!("{HAS_ATTRIBUTE}_{a}=1"));
+            flags
+                .defines
+                .insert(0, format!("{HAS_ATTRIBUTE}___{a}__=1"));
+        }
+    }
     Arc::new((flags, err))
 }
+
+/// The reserved prefix `__has_attribute(x)` pastes its argument to: a known attribute's
+/// name is then a macro for 1, any other stays an unknown name (reserved, so never taken
+/// for an undefined 0).
+const HAS_ATTRIBUTE: &str = "__reductio_has_attribute";
+
+/// Function and declaration attributes GCC and clang both have, which `__has_attribute`
+/// answers 1 for. Statement attributes (`fallthrough`) are left out: their `#if` stays
+/// undecided, as before.
+const KNOWN_ATTRIBUTES: &[&str] = &[
+    "noreturn",
+    "malloc",
+    "returns_nonnull",
+    "nonnull",
+    "alloc_size",
+    "warn_unused_result",
+    "unused",
+    "used",
+    "format",
+    "format_arg",
+    "pure",
+    "const",
+    "cold",
+    "hot",
+    "noinline",
+    "always_inline",
+    "deprecated",
+    "visibility",
+    "sentinel",
+    "nothrow",
+    "returns_twice",
+    "weak",
+    "alias",
+    "aligned",
+    "packed",
+    "constructor",
+    "destructor",
+];
 
 /// Where quoted includes are also searched: the configuration's directory and the deepest
 /// directory holding every workspace file.

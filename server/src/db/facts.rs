@@ -309,6 +309,34 @@ pub fn function_facts(db: &dyn Db) -> Vec<FunctionFact> {
                 ),
             );
         }
+        if a.returns_nonnull {
+            push(
+                "returns-nonnull",
+                "never returns NULL",
+                name,
+                format!(
+                    "declared `__attribute__((returns_nonnull))` in {shown}: a NULL check of \
+                     its result is never true"
+                ),
+            );
+        }
+        if let Some(positions) = &a.nonnull {
+            let which = if positions.is_empty() {
+                "every pointer argument".to_string()
+            } else {
+                let list: Vec<String> = positions.iter().map(u32::to_string).collect();
+                format!("argument {}", list.join(", "))
+            };
+            push(
+                "nonnull",
+                "never passed NULL",
+                name,
+                format!(
+                    "declared `__attribute__((nonnull))` in {shown}: callers never pass NULL \
+                     as {which}, so its body starts with them non-null"
+                ),
+            );
+        }
     }
     out.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
     out

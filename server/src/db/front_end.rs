@@ -82,7 +82,7 @@ pub fn type_env(db: &dyn Db, ws: Workspace) -> Arc<TypeEnv> {
 
 /// The library model: the C library, the configured allocators and deallocators, and what
 /// the program's headers declare (`__attribute__((malloc))` allocators, the deallocators
-/// `malloc(dealloc, i)` names, `noreturn` functions).
+/// `malloc(dealloc, i)` names, `noreturn` functions, `returns_nonnull` and `nonnull`).
 #[salsa::tracked(returns(clone))]
 pub fn library_model(db: &dyn Db, settings: Settings) -> Arc<LibraryModel> {
     let c = settings.config(db);
@@ -98,6 +98,12 @@ pub fn library_model(db: &dyn Db, settings: Settings) -> Arc<LibraryModel> {
         }
         for (dealloc, index) in &a.deallocators {
             m.declare_deallocator(dealloc, index.saturating_sub(1) as usize);
+        }
+        if a.returns_nonnull {
+            m.declare_returns_nonnull(name);
+        }
+        if let Some(positions) = &a.nonnull {
+            m.declare_nonnull(name, positions);
         }
     }
     Arc::new(m)

@@ -46,6 +46,13 @@ pub struct LibraryModel {
     /// Functions the program's headers declare `noreturn` (the build model reads them): a
     /// call to one ends its path in the lowering. The C library's are [`is_noreturn`].
     pub declared_noreturn: rustc_hash::FxHashSet<String>,
+    /// Functions the program's headers declare `__attribute__((returns_nonnull))`: a result
+    /// the lowering stores is not NULL.
+    pub declared_returns_nonnull: rustc_hash::FxHashSet<String>,
+    /// Functions declared `__attribute__((nonnull(i, …)))`: the 0-based parameters their
+    /// callers never pass NULL (empty: every pointer parameter). The lowering of the
+    /// function's own body assumes them non-null at its entry.
+    pub declared_nonnull: FxHashMap<String, Vec<u32>>,
 }
 
 impl Default for LibraryModel {
@@ -99,6 +106,8 @@ impl LibraryModel {
             deallocators,
             noreturn: Vec::new(),
             declared_noreturn: Default::default(),
+            declared_returns_nonnull: Default::default(),
+            declared_nonnull: Default::default(),
         }
     }
 
@@ -166,6 +175,26 @@ impl LibraryModel {
     pub fn declare_noreturn(&mut self, name: &str) {
         if !is_noreturn(name) {
             self.declared_noreturn.insert(name.to_string());
+        }
+    }
+
+    /// A function declared `__attribute__((returns_nonnull))`.
+    pub fn declare_returns_nonnull(&mut self, name: &str) {
+        self.declared_returns_nonnull.insert(name.to_string());
+    }
+
+    /// A function declared `__attribute__((nonnull(…)))` with these 1-based argument
+    /// positions (none: every pointer parameter).
+    pub fn declare_nonnull(&mut self, name: &str, positions: &[u32]) {
+        let mut params: Vec<u32> = positions
+            .iter()
+            .filter(|&&p| p >= 1)
+            .map(|p| p - 1)
+            .collect();
+        params.sort_unstable();
+        params.dedup();
+        if positions.is_empty() || !params.is_empty() {
+            self.declared_nonnull.insert(name.to_string(), params);
         }
     }
 

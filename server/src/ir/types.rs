@@ -296,6 +296,10 @@ fn anonymous_tag(node: Node, src: &[u8]) -> String {
     format!("<anon {:08x}>", h.finish() as u32)
 }
 
+/// The tag of `struct $`, the text the lowering puts in place of a `typeof (…)` in a function
+/// body (`ir::lower::typeofs`); `base_type` reads it as an unknown type.
+pub(crate) const TYPEOF_STAND_IN_TAG: &str = "$";
+
 /// The base type named by a declaration's specifiers (`type` field), and any struct definitions
 /// found inside it (pushed to `structs`).
 pub(crate) fn base_type(spec: Node, src: &[u8], structs: &mut Vec<StructDef>) -> Type {
@@ -330,6 +334,11 @@ fn base_type_at(spec: Node, src: &[u8], structs: &mut Vec<StructDef>, depth: u32
                 Some(n) => text(n, src).to_string(),
                 None => anonymous_tag(spec, src),
             };
+            if tag == TYPEOF_STAND_IN_TAG && spec.child_by_field_name("body").is_none() {
+                // A `typeof` the lowering rewrote where it does not give the operand's type
+                // (a parameter, a member of a local struct): unknown, never a struct `$`.
+                return Type::Unknown;
+            }
             if let Some(body) = spec.child_by_field_name("body")
                 && depth < MAX_STRUCT_DEFINITION_DEPTH
             {

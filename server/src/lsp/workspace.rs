@@ -91,8 +91,13 @@ impl Session {
             let mut all = Vec::new();
             let mut errors = Vec::new();
             for root in roots {
-                match crate::files::discover(std::slice::from_ref(&root), &exclude) {
-                    Ok(files) => all.extend(files),
+                match crate::files::discover_files(std::slice::from_ref(&root), &exclude) {
+                    Ok(found) => {
+                        all.extend(found.files);
+                        for (path, why) in found.skipped {
+                            errors.push(format!("{} skipped: {why}", path.display()));
+                        }
+                    }
                     Err(e) => errors.push(e),
                 }
             }

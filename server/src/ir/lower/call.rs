@@ -58,6 +58,13 @@ impl Builder<'_> {
     /// The value of a call: the result lands in a fresh temporary.
     pub(super) fn call_value(&mut self, n: Node) -> ExprId {
         let range = TextRange::of_node(&n);
+        if let Some(value) = self.typeof_call(n) {
+            // A cast to `typeof(x)` is transparent; `typeof(x)` itself evaluates nothing.
+            return match value {
+                Some(v) => self.rvalue(v),
+                None => self.unknown(Type::Unknown),
+            };
+        }
         let callee = n.child_by_field_name("function");
         // `(off_t)(x)`: a cast to a type name the grammar does not know as a type parses as a
         // call through the parenthesized name; casts are transparent.
@@ -142,6 +149,16 @@ impl Builder<'_> {
 
     /// Lower a call, storing the result at `dest` (an address) if given.
     pub(super) fn call(&mut self, n: Node, dest: Option<ExprId>, range: TextRange) {
+        if let Some(value) = self.typeof_call(n) {
+            let v = match value {
+                Some(v) => self.rvalue(v),
+                None => self.unknown(Type::Unknown),
+            };
+            if let Some(addr) = dest {
+                self.emit(StmtKind::Assign { addr, value: v }, range);
+            }
+            return;
+        }
         let Some(callee_node) = n.child_by_field_name("function") else {
             self.fallback(range, "call without a callee");
             return;
@@ -250,6 +267,7 @@ impl Builder<'_> {
         if let Callee::Direct(name) = &callee {
             if let Some(kind) = self.ctx.lib.allocators.get(name).cloned() {
                 self.alloc_call(name, kind, dest, &args, n, range);
+                self.assume_nonnull_result(name, dest, range);
                 return;
             }
             if let Some(&i) = self.ctx.lib.deallocators.get(name) {
@@ -268,10 +286,42 @@ impl Builder<'_> {
         }
         // A function the program's headers declare `noreturn`: the path ends at the call.
         let ends = matches!(&callee, Callee::Direct(name) if self.ctx.lib.declared_noreturn.contains(name));
+        let name = match &callee {
+            Callee::Direct(name) => Some(name.clone()),
+            Callee::Indirect(_) => None,
+        };
         self.emit(StmtKind::Call { dest, callee, args }, range);
         if ends {
             self.cur = None;
+        } else if let Some(name) = name {
+            self.assume_nonnull_result(&name, dest, range);
         }
+    }
+
+    /// A function the program's headers declare `__attribute__((returns_nonnull))`: the result
+    /// it stores is not NULL (`p = xstrdup(s); if (p == NULL) …` cannot take the branch).
+    fn assume_nonnull_result(&mut self, name: &str, dest: Option<ExprId>, range: TextRange) {
+        let Some(d) = dest else { return };
+        if self.cur.is_none()
+            || !self.ctx.lib.declared_returns_nonnull.contains(name)
+            || !self
+                .exprs
+                .ty(d)
+                .pointee()
+                .is_some_and(|t| t.is_pointer_like())
+        {
+            return;
+        }
+        let result = self.deref(d);
+        let zero = self.int(0);
+        self.emit(
+            StmtKind::Cond {
+                lhs: result,
+                op: CmpOp::Ne,
+                rhs: zero,
+            },
+            range,
+        );
     }
 
     fn alloc_call(

@@ -43,17 +43,48 @@ fn compact(nodes: Vec<Node0>, entry: NodeId, exit: NodeId) -> (Vec<IrNode>, Node
             *f = nodes[i].succs[0].0;
         }
     }
-    // Follow chains (cycle-safe: a chain longer than n is a cycle of Nops; stop there).
-    let resolve = |mut i: u32, forward: &[u32]| -> u32 {
-        let mut steps = 0;
-        while forward[i as usize] != i && steps <= n {
-            i = forward[i as usize];
-            steps += 1;
+    // A cycle of Nops (an empty infinite loop: `while (1);` in dead code) keeps its smallest
+    // node as a real node, so that every chain ends at a kept node. (Each node is walked
+    // once: a walk stops at a node seen before.)
+    let mut seen = vec![0u8; n]; // 0: not yet, 1: on the current walk, 2: done
+    let mut walk: Vec<usize> = Vec::new();
+    for start in 0..n {
+        walk.clear();
+        let mut x = start;
+        while seen[x] == 0 {
+            seen[x] = 1;
+            walk.push(x);
+            x = forward[x] as usize;
         }
-        i
-    };
-    let mut target: Vec<u32> = (0..n as u32).map(|i| resolve(i, &forward)).collect();
-    // A Nop cycle resolves to some member; keep that member as a real node.
+        if seen[x] == 1
+            && let Some(pos) = walk.iter().position(|&w| w == x)
+            && let Some(&rep) = walk[pos..].iter().min()
+        {
+            forward[rep] = rep as u32;
+        }
+        for &w in &walk {
+            seen[w] = 2;
+        }
+    }
+    // Follow the chains, now acyclic, each node once.
+    let mut target: Vec<u32> = vec![u32::MAX; n];
+    for start in 0..n {
+        walk.clear();
+        let mut x = start;
+        while target[x] == u32::MAX && forward[x] as usize != x {
+            walk.push(x);
+            x = forward[x] as usize;
+        }
+        let t = if target[x] == u32::MAX {
+            x as u32
+        } else {
+            target[x]
+        };
+        target[x] = t;
+        for &w in &walk {
+            target[w] = t;
+        }
+    }
     let kept: Vec<bool> = (0..n).map(|i| target[i] == i as u32).collect();
     let mut renum = vec![u32::MAX; n];
     // Number the kept nodes in source-like order: reverse postorder from the entry (a branch's
@@ -132,4 +163,49 @@ fn compact(nodes: Vec<Node0>, entry: NodeId, exit: NodeId) -> (Vec<IrNode>, Node
         NodeId(renum[entry.0 as usize]),
         NodeId(renum[exit.0 as usize]),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Stmt;
+    use crate::syntax::TextRange;
+
+    fn node(kind: StmtKind, succs: &[u32]) -> Node0 {
+        Node0 {
+            stmt: Stmt {
+                kind,
+                range: TextRange::default(),
+            },
+            succs: succs.iter().map(|&s| NodeId(s)).collect(),
+        }
+    }
+
+    /// A cycle of Nops in unreachable code (`return; @ while (1);`, found by the
+    /// `build_project` fuzz target): every length keeps one node of the cycle, and every edge
+    /// has a target.
+    #[test]
+    fn a_cycle_of_nops_keeps_one_node() {
+        for len in 1..=7u32 {
+            // 0 enter -> 1 exit; 2 -> 3 -> … -> 2 + len - 1 -> 2: a Nop cycle nobody reaches.
+            let mut nodes = vec![node(StmtKind::Enter, &[1]), node(StmtKind::Nop, &[])];
+            nodes[1].stmt.kind = StmtKind::Return { value: None };
+            for k in 0..len {
+                let next = 2 + (k + 1) % len;
+                nodes.push(node(StmtKind::Nop, &[next]));
+            }
+            let (out, entry, exit) = compact(nodes, NodeId(0), NodeId(1));
+            assert_eq!(out[entry.0 as usize].succs.as_slice(), [exit], "len {len}");
+            let cycle: Vec<&IrNode> = out
+                .iter()
+                .filter(|x| matches!(x.stmt.kind, StmtKind::Nop))
+                .collect();
+            assert_eq!(cycle.len(), 1, "len {len}: {out:?}");
+            for x in &out {
+                for s in &x.succs {
+                    assert!((s.0 as usize) < out.len(), "len {len}");
+                }
+            }
+        }
+    }
 }

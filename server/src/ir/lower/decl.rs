@@ -2,7 +2,7 @@
 //! VLA sizes.
 
 use super::{Binding, Builder};
-use crate::ir::types::{Type, base_type, declarator_type};
+use crate::ir::types::{Type, declarator_type};
 use crate::ir::{LocalId, LocalKind, StmtKind};
 use crate::syntax::TextRange;
 use crate::syntax::ts::{has_syntax_error, text};
@@ -14,7 +14,7 @@ impl Builder<'_> {
         let Some(spec) = n.child_by_field_name("type") else {
             return;
         };
-        let base = base_type(spec, src, &mut self.local_structs);
+        let base = self.specifier_type(spec);
         let mut c = n.walk();
         for d in n.children_by_field_name("declarator", &mut c) {
             let (name, ty) = declarator_type(base.clone(), d, src, &mut self.local_structs);
@@ -42,7 +42,7 @@ impl Builder<'_> {
                 storage = text(ch, src);
             }
         }
-        let base = base_type(spec, src, &mut self.local_structs);
+        let base = self.specifier_type(spec);
         let mut c = n.walk();
         let declarators: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
         let mut declared: Vec<(LocalId, Option<Node>, TextRange)> = Vec::new();

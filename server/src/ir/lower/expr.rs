@@ -3,7 +3,7 @@
 
 use super::cfg::Guard;
 use super::{Binding, Builder, resolve_sig};
-use crate::ir::types::{StructDef, Type, char_literal_value, parse_int_literal, type_descriptor};
+use crate::ir::types::{StructDef, Type, char_literal_value, parse_int_literal};
 use crate::ir::{BinOp, Expr, ExprId, ExprKind, LocalId, StmtKind, Symbol};
 use crate::syntax::TextRange;
 use crate::syntax::ts::{last_named, operator, text};
@@ -292,8 +292,7 @@ impl Builder<'_> {
                 // and miss facts about it survive the cast.
                 let target = n
                     .child_by_field_name("type")
-                    .map(|t| type_descriptor(t, src, &mut self.local_structs))
-                    .map(|t| self.resolve(&t))
+                    .map(|t| self.descriptor_type(t))
                     .unwrap_or_default();
                 match n.child_by_field_name("value") {
                     Some(v) => {
@@ -444,8 +443,7 @@ impl Builder<'_> {
     fn compound_literal(&mut self, n: Node) -> ExprId {
         let ty = n
             .child_by_field_name("type")
-            .map(|t| type_descriptor(t, self.src, &mut self.local_structs))
-            .map(|t| self.resolve(&t))
+            .map(|t| self.descriptor_type(t))
             .unwrap_or_default();
         let tmp = self.new_temp(ty.clone(), n);
         let a = self.addr_of_local(tmp);
@@ -480,6 +478,9 @@ impl Builder<'_> {
                 }
             }
             "call_expression" => {
+                if let Some(value) = self.typeof_call(n) {
+                    return value.map(|v| self.static_type(v)).unwrap_or_default();
+                }
                 let callee = n.child_by_field_name("function");
                 match callee.filter(|c| c.kind() == "identifier") {
                     Some(c) if self.is_direct_callee(text(c, self.src)) => {
@@ -561,8 +562,7 @@ impl Builder<'_> {
             }
             "compound_literal_expression" => n
                 .child_by_field_name("type")
-                .map(|t| type_descriptor(t, self.src, &mut self.local_structs))
-                .map(|t| self.resolve(&t))
+                .map(|t| self.descriptor_type(t))
                 .unwrap_or_default(),
             "string_literal" | "concatenated_string" => Type::pointer_to(Type::Int),
             "number_literal" => match parse_int_literal(text(n, self.src)) {
@@ -573,8 +573,7 @@ impl Builder<'_> {
             "null" => Type::pointer_to(Type::Void),
             "cast_expression" => n
                 .child_by_field_name("type")
-                .map(|t| type_descriptor(t, self.src, &mut self.local_structs))
-                .map(|t| self.resolve(&t))
+                .map(|t| self.descriptor_type(t))
                 .unwrap_or_default(),
             "parenthesized_expression" => match last_named(n) {
                 Some(i) => self.static_type(i),

@@ -39,6 +39,9 @@
 //!   named `if`/`while`/`for`/`switch` in a body (`#if`-split `else if`, `M(x)⏎if (c) {…}`) is
 //!   that statement with an opaque condition; a real nested definition is not part of the
 //!   body (items collects it). GNU case ranges match an unknown value.
+//! - GNU `typeof` is rewritten in the text first (`typeofs`, same offsets): `(__typeof(x))(p)`
+//!   is a transparent cast of `p`, `__typeof(l->items) t;` declares `t` with the type of
+//!   `l->items`; a `typeof` never lowers to a call.
 //! - Nodes are numbered in reverse postorder from the entry (roughly source order), then
 //!   unreachable code, then the exit.
 //!
@@ -49,6 +52,7 @@
 //! - `conditional`: `#if` in a body and detached `else`s; `macros`: macro-shaped statements;
 //! - `cond`: conditions; `assign`: side effects, assignments and initializers;
 //! - `expr`: rvalues, lvalues and static types; `call`: calls and the library's allocators;
+//! - `typeofs`: `typeof` rewritten as a type, the operand's type at its use;
 //! - `compact`: the finished CFG.
 
 mod assign;
@@ -62,6 +66,7 @@ mod expr;
 mod macros;
 mod scopes;
 mod stmt;
+mod typeofs;
 
 use super::items::{FunctionSource, GlobalItem};
 use super::library::LibraryModel;
@@ -100,6 +105,12 @@ pub fn lower_function(source: &FunctionSource, ctx: &LowerContext) -> FunctionIr
     // lowering expects a statement or an expression.
     let blanked = crate::syntax::blank_comments(&source.text);
     let first = crate::syntax::parse(&blanked, None);
+    // `typeof ( … )` becomes a type tree-sitter knows (same offsets): see `typeofs`.
+    let (blanked, first, operands, typeof_spans) = match typeofs::rewrite_typeofs(&blanked, &first)
+    {
+        Some(r) => (std::borrow::Cow::Owned(r.text), r.tree, r.operands, r.spans),
+        None => (blanked, first, Vec::new(), Vec::new()),
+    };
     // Macro misparses are repaired in the text first (same offsets): see `repair`.
     let repaired = repair_function(&blanked, &first, &|name| ctx.env.globals.contains_key(name));
     let (text, tree, repairs) = match repaired {
@@ -107,7 +118,20 @@ pub fn lower_function(source: &FunctionSource, ctx: &LowerContext) -> FunctionIr
         None => (blanked, first, Repairs::default()),
     };
     let src = text.as_bytes();
+    // Temporaries are named after the text they hold: the `typeof`s as written.
+    let shown: Option<Vec<u8>> = (!typeof_spans.is_empty()).then(|| {
+        let mut shown = src.to_vec();
+        let original = source.text.as_bytes();
+        for &(s, e) in &typeof_spans {
+            if let (Some(to), Some(from)) = (shown.get_mut(s..e), original.get(s..e)) {
+                to.copy_from_slice(from);
+            }
+        }
+        shown
+    });
     let mut b = Builder::new(&source.name, ctx, src);
+    b.shown_src = shown.as_deref().unwrap_or(src);
+    b.typeof_operands = &operands;
     b.repairs = repairs;
     b.sig = resolve_sig(ctx.env, &source.sig);
     let def = find_definition(tree.root_node());
@@ -245,9 +269,18 @@ struct Builder<'a> {
     name: String,
     ctx: &'a LowerContext<'a>,
     src: &'a [u8],
+    /// `src` as the user wrote it where they differ (the rewritten `typeof`s): temporaries
+    /// are named from it.
+    shown_src: &'a [u8],
+    /// The operands of the rewritten `typeof`s, by offset (see `typeofs`).
+    typeof_operands: &'a [typeofs::TypeofOperand],
+    /// Set while the static type of a `typeof` operand is read (in the operand's own text).
+    in_typeof_operand: bool,
     sig: FnSig,
     locals: Vec<Local>,
     params: Vec<LocalId>,
+    /// Each parameter's position in the declaration (unnamed ones are not locals).
+    param_positions: Vec<u32>,
     ret: Option<LocalId>,
     exprs: ExprArena,
     nodes: Vec<Node0>,
@@ -291,9 +324,13 @@ impl<'a> Builder<'a> {
             name: name.to_string(),
             ctx,
             src,
+            shown_src: src,
+            typeof_operands: &[],
+            in_typeof_operand: false,
             sig: FnSig::default(),
             locals: vec![],
             params: vec![],
+            param_positions: vec![],
             ret: None,
             exprs: ExprArena::default(),
             nodes: vec![],

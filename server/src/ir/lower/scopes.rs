@@ -5,7 +5,8 @@
 use super::{Binding, Builder, Scope, ScopeChain};
 use crate::ir::types::{Type, adjust_param_type, base_type, declarator_type};
 use crate::ir::{
-    BinOp, ExprId, ExprKind, Local, LocalId, LocalKind, NodeId, ScopeEndKind, StmtKind, Symbol,
+    BinOp, CmpOp, ExprId, ExprKind, Local, LocalId, LocalKind, NodeId, ScopeEndKind, StmtKind,
+    Symbol,
 };
 use crate::syntax::TextRange;
 use crate::syntax::ts::{find_function_declarator, text};
@@ -33,7 +34,13 @@ impl Builder<'_> {
     }
 
     pub(super) fn new_temp(&mut self, ty: Type, origin: Node) -> LocalId {
-        let mut name: String = text(origin, self.src)
+        // Read from the text as written unless the node is in a `typeof` operand's own text.
+        let shown = if self.in_typeof_operand {
+            self.src
+        } else {
+            self.shown_src
+        };
+        let mut name: String = text(origin, shown)
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
@@ -92,6 +99,7 @@ impl Builder<'_> {
         {
             self.declare_params(def, params);
         }
+        self.assume_nonnull_params();
         if self.sig.ret != Type::Void {
             let ty = self.sig.ret.clone();
             let r = self.new_local("ret", ty, LocalKind::Return, TextRange::default());
@@ -110,6 +118,39 @@ impl Builder<'_> {
                 self.fallback(r, "function without a body");
                 self.finish_body(r);
             }
+        }
+    }
+
+    /// The parameters the program's headers declare `__attribute__((nonnull(…)))` for this
+    /// function: its callers never pass NULL there, so its body starts with them non-null.
+    fn assume_nonnull_params(&mut self) {
+        let Some(positions) = self.ctx.lib.declared_nonnull.get(&self.name) else {
+            return;
+        };
+        let params: Vec<(LocalId, u32)> = self
+            .params
+            .iter()
+            .copied()
+            .zip(self.param_positions.iter().copied())
+            .collect();
+        for (p, position) in params {
+            let local = &self.locals[p.0 as usize];
+            let listed = positions.is_empty() || positions.contains(&position);
+            if !listed || !local.ty.is_pointer_like() {
+                continue;
+            }
+            let range = local.range;
+            let addr = self.addr_of_local(p);
+            let value = self.deref(addr);
+            let zero = self.int(0);
+            self.emit(
+                StmtKind::Cond {
+                    lhs: value,
+                    op: CmpOp::Ne,
+                    rhs: zero,
+                },
+                range,
+            );
         }
     }
 
@@ -132,7 +173,13 @@ impl Builder<'_> {
         }
         let mut c = params.walk();
         let mut index = 0usize;
+        // The parameter's position in the C declaration (`index` skips unnamed ones).
+        let mut position = 0u32;
         for p in params.named_children(&mut c) {
+            let this_position = position;
+            if matches!(p.kind(), "parameter_declaration" | "identifier") {
+                position += 1;
+            }
             let (name, ty, range) = match p.kind() {
                 "parameter_declaration" => {
                     let base = p
@@ -170,6 +217,7 @@ impl Builder<'_> {
             index += 1;
             let l = self.new_local(&name, ty, LocalKind::Param, range);
             self.params.push(l);
+            self.param_positions.push(this_position);
             let scope = self.scopes.last_mut().expect("param scope");
             scope.names.insert(name, Binding::Local(l));
             scope.locals.push(l);

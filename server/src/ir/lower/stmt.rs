@@ -201,6 +201,10 @@ impl Builder<'_> {
                 self.fallback(range, format!("unsupported statement `{}`", n.kind()));
                 self.opaque(n, n.kind());
             }
+            // A statement attribute (`__attribute__((fallthrough));`, what a project's
+            // `FALLTHROUGH` macro expands to): tree-sitter-c wraps it in an ERROR; it does
+            // nothing.
+            _ if n.kind() == "ERROR" && only_attributes(n) => {}
             _ if n.is_error() || n.kind() == "ERROR" => self.syntax_error(n),
             k if k.ends_with("_expression") || k == "identifier" => {
                 // An expression where a statement was expected (error recovery).
@@ -568,4 +572,14 @@ fn is_case_range_part(n: Node, src: &[u8]) -> bool {
         s = x.next_sibling();
     }
     false
+}
+
+/// Whether an ERROR node holds nothing but `__attribute__((…))` specifiers.
+fn only_attributes(n: Node) -> bool {
+    let mut c = n.walk();
+    let kids: Vec<Node> = n.children(&mut c).collect();
+    !kids.is_empty()
+        && kids
+            .iter()
+            .all(|k| k.kind() == "attribute_specifier" && !k.has_error())
 }

@@ -1,0 +1,1 @@
+t m(){return; @ while(1);}
