@@ -3,7 +3,7 @@
 // the squiggle, the Problems view with the trace, the status bar, "Prove no leak here" from the
 // command palette and the context menu, and the peeked trace.
 //
-//   REDUCTIO_BIN=/path/to/reductio node vscode.e2e.mjs [--screenshots DIR] [--latency FILE.c --saves N]
+//   REDUCTIO_BIN=/path/to/reductio node vscode.e2e.mjs [--screenshots DIR] [--latency FILE.c --saves N] [--only 1,2]
 //
 // With --screenshots, writes vscode-leak-trace.png, vscode-hover-allocation.png and
 // vscode-hover-proved.png into DIR (docs/screenshots). Latencies are printed as `# latency ...`
@@ -40,6 +40,8 @@ const shot = async (name) => {
 };
 const LATENCY_FILE = argOf('--latency') && path.resolve(argOf('--latency'));
 const LATENCY_SAVES = Number(argOf('--saves') ?? 10);
+// `--only 1,2`: run only these tests (by number), e.g. the cold start alone.
+const ONLY = argOf('--only')?.split(',').map(Number);
 const TIMEOUT = 60_000;
 
 for (const [what, p] of [['REDUCTIO_BIN', BIN], ['the .vsix (npm run package)', VSIX], ['code-server (setup.sh)', CODE_SERVER], ['Chromium', CHROMIUM]]) {
@@ -563,6 +565,7 @@ let failed = 0;
 try {
   await start();
   for (const [i, t] of tests.entries()) {
+    if (ONLY && !ONLY.includes(i + 1)) continue;
     try {
       await t.fn();
       passed++;
