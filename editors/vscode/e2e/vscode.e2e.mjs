@@ -161,7 +161,8 @@ async function stop() {
 }
 
 // ---- driving the UI ----------------------------------------------------------------------------
-/** Opens a quick input with `keys`, types `text`, waits for a row matching `row` (if given). */
+/** Opens a quick input with `keys`, types `text`, waits for a row matching `row` (if given),
+ * presses Enter; returns when Enter was pressed (`Date.now()`). */
 async function quickInput(keys, text, row) {
   await page.keyboard.press(keys);
   const input = page.locator('.quick-input-widget .quick-input-box input');
@@ -174,8 +175,10 @@ async function quickInput(keys, text, row) {
   } else {
     await page.waitForTimeout(400);
   }
+  const entered = Date.now();
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: TIMEOUT });
+  return entered;
 }
 
 async function openFile(name) {
@@ -303,10 +306,18 @@ const percentile = (xs, p) => {
 const latencyLine = (what, xs) =>
   console.log(`# latency ${what}: n=${xs.length} p50 ${percentile(xs, 50)} ms, p95 ${percentile(xs, 95)} ms, max ${Math.max(...xs)} ms`);
 
-/** Prints the start-up latencies of the latest VS Code session: opening `name` (at `t0`) to
- * its squiggle (`shown`), and where the extension's activation falls. */
-function startupLatency(name, t0, shown) {
-  console.log(`# latency first diagnostics after opening ${name}: ${shown - t0} ms (to the squiggle on screen)`);
+/** Waits for the editor to show `text` (the opened file's content on screen); returns
+ * `Date.now()` then. */
+async function textShown(text) {
+  await page.locator('.monaco-editor .view-lines', { hasText: text }).first().waitFor({ timeout: TIMEOUT });
+  return Date.now();
+}
+
+/** Prints the start-up latencies of the latest VS Code session: opening `name` (Enter at `t0`)
+ * to its text on screen (`text`) and to its squiggle (`shown`), and where the extension's
+ * activation falls. */
+function startupLatency(name, t0, text, shown) {
+  console.log(`# latency first diagnostics after opening ${name}: ${shown - t0} ms to the squiggle on screen (its text was on screen after ${text - t0} ms)`);
   const activated = activationTime();
   if (!activated) {
     console.log('# latency: no activation line for reductio in exthost.log');
@@ -327,10 +338,11 @@ function startupLatency(name, t0, shown) {
 test('opening the leaking fixture starts reductio serve and squiggles the leaking return', async () => {
   // The workspace has C files: VS Code activated the extension (which starts the server) when
   // the folder opened. This times opening the first C file to its squiggle.
-  await quickInput('Control+P', 'error-path-leak.c', 'error-path-leak.c');
-  const t0 = Date.now();
-  const ms = await squigglesUntil('a warning squiggle', 'n > 0', t0);
-  startupLatency('the fixture', t0, Date.now());
+  const t0 = await quickInput('Control+P', 'error-path-leak.c', 'error-path-leak.c');
+  const squiggle = squigglesUntil('a warning squiggle', 'n > 0', t0);
+  const text = await textShown('pkt->len < 0');
+  const ms = await squiggle;
+  startupLatency('the fixture', t0, text, t0 + ms);
   assert(ms <= 10000, `first diagnostics took ${ms} ms`);
   await page.locator('.tab.active', { hasText: 'error-path-leak.c' }).waitFor({ timeout: TIMEOUT });
   await page.locator('.monaco-editor .view-lines').first().click();
@@ -595,18 +607,31 @@ async function realFileLatency() {
 
 // ---- cold start (--latency): a folder without C files, then a C file opened -------------------
 async function coldStartLatency() {
-  // No C file when the folder opens: `workspaceContains:**/*.c` does not fire, and opening the
-  // fixture activates the extension (`onLanguage:c`), which starts the server.
+  // A folder without C files (`workspaceContains:**/*.c` does not fire), and a C file from
+  // elsewhere opened with "File: Open File...": opening it activates the extension
+  // (`onLanguage:c`), which starts the server on the file's directory.
   const dir = path.join(tmp, 'cold');
+  const elsewhere = path.join(tmp, 'elsewhere');
   fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(elsewhere, { recursive: true });
   fs.writeFileSync(path.join(dir, 'notes.txt'), 'not C\n');
+  const file = path.join(elsewhere, 'error-path-leak.c');
+  fs.copyFileSync(path.join(REPO, 'test-fixtures/idioms/error-path-leak.c'), file);
   await stopVsCode();
   await start(dir);
-  fs.copyFileSync(path.join(REPO, 'test-fixtures/idioms/error-path-leak.c'), path.join(dir, 'error-path-leak.c'));
-  await quickInput('Control+P', 'error-path-leak.c', 'error-path-leak.c');
+  await page.keyboard.press('Control+O'); // File: Open File...
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: TIMEOUT });
+  // The simple file dialog completes what is typed: let it settle on the path.
+  await input.fill(file);
+  await until('the path in the file dialog', async () => (await input.inputValue()) === file);
+  await page.waitForTimeout(1000);
   const t0 = Date.now();
-  await squigglesUntil('a warning squiggle', 'n > 0', t0);
-  startupLatency('the fixture in a folder that had no C file (activation on opening it)', t0, Date.now());
+  await page.keyboard.press('Enter');
+  const squiggle = squigglesUntil('a warning squiggle', 'n > 0', t0);
+  const text = await textShown('pkt->len < 0');
+  const ms = await squiggle;
+  startupLatency('a C file from outside a folder without C files (activation on opening it)', t0, text, t0 + ms);
 }
 
 // ---- run ---------------------------------------------------------------------------------------
