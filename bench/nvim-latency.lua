@@ -6,7 +6,8 @@
 --   2. saves: FILE (REDUCTIO_FILE, in a scratch copy of its project) is opened, the workspace
 --      check is let finish, then REDUCTIO_SAVES times a leaking line
 --      `char *reductio_nvim = malloc(1);` is inserted 9 lines into the first function at or
---      after the middle of the file (or REDUCTIO_FUNCTION), then removed, each followed by
+--      after the middle of the file (or REDUCTIO_FUNCTION; REDUCTIO_LINE: at or after that
+--      line instead), then removed, each followed by
 --      `:write`, timed from `:write` to the first publishDiagnostics of that buffer version,
 --      and to the last one (once none has come for a second: the complete diagnostics).
 -- Prints `# latency ...` lines; exits 1 if a diagnostic never comes.
@@ -103,7 +104,8 @@ if file then
   end
   local def
   for i, l in ipairs(lines) do
-    local is_def = l:match('^[%a_][%w_ \t*]*%(') and not l:match(';%s*$') and (lines[i + 1] or ''):match('^{')
+    local is_def = l:match('^[%a_][%w_ \t*]*%(') and not l:match(';%s*$')
+      and ((lines[i + 1] or ''):match('^{') or l:match('%)%s*{%s*$'))
     if is_def and (name and l:find(name .. '(', 1, true) or (not name and i >= #lines / 2)) then
       def = i
       break
@@ -112,7 +114,9 @@ if file then
   if not def then
     fail('no function to edit in ' .. file)
   end
-  local at = def + 9
+  -- 9 lines into the function, or from REDUCTIO_LINE on (1-based: e.g. past an `#if 0` arm),
+  -- the first statement line: the leaking line goes after it.
+  local at = tonumber(os.getenv('REDUCTIO_LINE') or '') or def + 9
   while not lines[at]:match('^%s+[%w_(*].*;%s*$') do
     at = at + 1
   end

@@ -569,7 +569,8 @@ async function realFileLatency() {
   // bench_lsp's function: asked for with REDUCTIO_E2E_FUNCTION, else the first definition
   // at or after the middle of the file; the line: its first statement 8 lines in.
   const name = process.env.REDUCTIO_E2E_FUNCTION;
-  const isDef = (l, i) => /^[A-Za-z_][\w \t*]*\(/.test(l) && !/;\s*$/.test(l) && (lines[i + 1] ?? '').startsWith('{');
+  const isDef = (l, i) =>
+    /^[A-Za-z_][\w \t*]*\(/.test(l) && !/;\s*$/.test(l) && ((lines[i + 1] ?? '').startsWith('{') || /\)\s*\{\s*$/.test(l));
   let def = lines.findIndex((l, i) => (name ? l.startsWith(`${name}(`) || l.includes(` ${name}(`) : i >= lines.length / 2) && isDef(l, i));
   assert(def >= 0, `no function ${name ?? 'after the middle'} in ${file}`);
   let at = def + 9;
