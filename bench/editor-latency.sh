@@ -8,8 +8,8 @@
 # Env: REDUCTIO_BIN (default target/release/reductio), NVIM (default editors/.venv/bin/nvim),
 #      FILE (default bench-data/realcode/src/libevent/buffer.c), SAVES (default 20),
 #      FUNCTION (the function to edit; default the first one at or after the file's middle),
-#      LINE (Neovim: the leaking line goes after the first statement at or after this line
-#      instead of 9 lines into the function, e.g. past an `#if 0` arm).
+#      LINE (the leaking line goes after the first statement at or after this line instead
+#      of 9 lines into the function, e.g. past an `#if 0` arm).
 # The project of FILE (its directory) is copied to a scratch directory: nothing is written
 # into bench-data.
 set -euo pipefail
@@ -41,7 +41,7 @@ for t in "${targets[@]}"; do
             ;;
         vscode)
             echo "== VS Code (code-server), server $BIN"
-            REDUCTIO_BIN=$BIN REDUCTIO_E2E_FUNCTION=${FUNCTION:-} timeout 900 \
+            REDUCTIO_BIN=$BIN REDUCTIO_E2E_FUNCTION=${FUNCTION:-} REDUCTIO_E2E_LINE=${LINE:-} timeout 900 \
                 node editors/vscode/e2e/vscode.e2e.mjs --latency "$FILE" --saves "$SAVES"
             ;;
         *) echo "unknown target $t (nvim, vscode)"; exit 2 ;;

@@ -339,9 +339,7 @@ test('opening the leaking fixture starts reductio serve and squiggles the leakin
   // The workspace has C files: VS Code activated the extension (which starts the server) when
   // the folder opened. This times opening the first C file to its squiggle.
   const t0 = await quickInput('Control+P', 'error-path-leak.c', 'error-path-leak.c');
-  const squiggle = squigglesUntil('a warning squiggle', 'n > 0', t0);
-  const text = await textShown('pkt->len < 0');
-  const ms = await squiggle;
+  const [text, ms] = await Promise.all([textShown('pkt->len < 0'), squigglesUntil('a warning squiggle', 'n > 0', t0)]);
   startupLatency('the fixture', t0, text, t0 + ms);
   assert(ms <= 10000, `first diagnostics took ${ms} ms`);
   await page.locator('.tab.active', { hasText: 'error-path-leak.c' }).waitFor({ timeout: TIMEOUT });
@@ -573,7 +571,8 @@ async function realFileLatency() {
     /^[A-Za-z_][\w \t*]*\(/.test(l) && !/;\s*$/.test(l) && ((lines[i + 1] ?? '').startsWith('{') || /\)\s*\{\s*$/.test(l));
   let def = lines.findIndex((l, i) => (name ? l.startsWith(`${name}(`) || l.includes(` ${name}(`) : i >= lines.length / 2) && isDef(l, i));
   assert(def >= 0, `no function ${name ?? 'after the middle'} in ${file}`);
-  let at = def + 9;
+  // REDUCTIO_E2E_LINE (1-based): from that line on instead (past an `#if 0` arm).
+  let at = process.env.REDUCTIO_E2E_LINE ? Number(process.env.REDUCTIO_E2E_LINE) - 1 : def + 9;
   while (!/^\s+[\w(*].*;\s*$/.test(lines[at])) at++;
   await stopVsCode();
   await start(dir);
@@ -618,21 +617,33 @@ async function coldStartLatency() {
   fs.writeFileSync(path.join(dir, 'notes.txt'), 'not C\n');
   const file = path.join(elsewhere, 'error-path-leak.c');
   fs.copyFileSync(path.join(REPO, 'test-fixtures/idioms/error-path-leak.c'), file);
-  await stopVsCode();
-  await start(dir);
-  await page.keyboard.press('Control+O'); // File: Open File...
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: TIMEOUT });
-  // The simple file dialog completes what is typed: let it settle on the path.
-  await input.fill(file);
-  await until('the path in the file dialog', async () => (await input.inputValue()) === file);
-  await page.waitForTimeout(1000);
-  const t0 = Date.now();
-  await page.keyboard.press('Enter');
-  const squiggle = squigglesUntil('a warning squiggle', 'n > 0', t0);
-  const text = await textShown('pkt->len < 0');
-  const ms = await squiggle;
-  startupLatency('a C file from outside a folder without C files (activation on opening it)', t0, text, t0 + ms);
+  // The simple file dialog sometimes keeps its list open and takes the Enter for it: then
+  // the file does not open, and the attempt is made again in a fresh VS Code.
+  for (let attempt = 1; ; attempt++) {
+    await stopVsCode();
+    await start(dir);
+    await page.keyboard.press('Control+O'); // File: Open File...
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: TIMEOUT });
+    // The dialog completes what is typed: let it settle on the path.
+    await input.fill(file);
+    await until('the path in the file dialog', async () => (await input.inputValue()) === file);
+    await page.waitForTimeout(1000);
+    const t0 = Date.now();
+    await page.keyboard.press('Enter');
+    const opened = await page
+      .locator('.tab.active', { hasText: 'error-path-leak.c' })
+      .waitFor({ timeout: 10_000 })
+      .then(() => true, () => false);
+    if (!opened && attempt < 3) {
+      console.log(`# the file dialog did not open ${file} (attempt ${attempt}); again`);
+      continue;
+    }
+    assert(opened, `the file dialog did not open ${file}`);
+    const [text, ms] = await Promise.all([textShown('pkt->len < 0'), squigglesUntil('a warning squiggle', 'n > 0', t0)]);
+    startupLatency('a C file from outside a folder without C files (activation on opening it)', t0, text, t0 + ms);
+    return;
+  }
 }
 
 // ---- run ---------------------------------------------------------------------------------------
