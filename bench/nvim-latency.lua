@@ -6,8 +6,10 @@
 --   2. saves: FILE (REDUCTIO_FILE, in a scratch copy of its project) is opened, the workspace
 --      check is let finish, then REDUCTIO_SAVES times a leaking line
 --      `char *reductio_nvim = malloc(1);` is inserted 9 lines into the first function at or
---      after the middle of the file (or REDUCTIO_FUNCTION), then removed, each followed by
---      `:write`, timed from `:write` to the publishDiagnostics of that buffer version.
+--      after the middle of the file (or REDUCTIO_FUNCTION; REDUCTIO_LINE: at or after that
+--      line instead), then removed, each followed by
+--      `:write`, timed from `:write` to the first publishDiagnostics of that buffer version,
+--      and to the last one (once none has come for a second: the complete diagnostics).
 -- Prints `# latency ...` lines; exits 1 if a diagnostic never comes.
 local BIN = assert(os.getenv('REDUCTIO_BIN'), 'REDUCTIO_BIN is not set')
 vim.g.reductio_path = BIN
@@ -31,12 +33,16 @@ local function leaks(buf)
   end, vim.diagnostic.get(buf))
 end
 
--- When each version of each buffer got its diagnostics.
-local published = {}
+-- When each version of each buffer got its diagnostics: the first publish of that version,
+-- and the last (the server may publish a saved file twice: the edited functions' leaks first,
+-- then the file's complete diagnostics when they differ).
+local published, last_published = {}, {}
 local orig = vim.lsp.handlers['textDocument/publishDiagnostics']
 vim.lsp.handlers['textDocument/publishDiagnostics'] = function(err, params, ctx, cfg)
   if params and params.version then
-    published[params.uri .. '#' .. params.version] = vim.uv.hrtime()
+    local key = params.uri .. '#' .. params.version
+    published[key] = published[key] or vim.uv.hrtime()
+    last_published[key] = vim.uv.hrtime()
   end
   return orig(err, params, ctx, cfg)
 end
@@ -68,17 +74,20 @@ if file then
   end, 20) then
     fail('reductio did not attach to ' .. file)
   end
-  -- Let the workspace check end: the server's CPU time stops growing for 2 s.
-  local pid = client.rpc and client.rpc.pid
+  -- Let the workspace check end: the servers' CPU time stops growing for 2 s. The servers are
+  -- Neovim's child processes (the client object does not expose its pid).
   local function cpu()
-    local f = pid and io.open('/proc/' .. pid .. '/stat')
-    if not f then
-      return 0
+    local sum = 0
+    for _, pid in ipairs(vim.api.nvim_get_proc_children(vim.fn.getpid()) or {}) do
+      local f = io.open('/proc/' .. pid .. '/stat')
+      if f then
+        local st = f:read('*a')
+        f:close()
+        local fields = vim.split(st:sub(st:find(')', 1, true) + 2), ' ')
+        sum = sum + tonumber(fields[12]) + tonumber(fields[13])
+      end
     end
-    local st = f:read('*a')
-    f:close()
-    local fields = vim.split(st:sub(st:find(')', 1, true) + 2), ' ')
-    return tonumber(fields[12]) + tonumber(fields[13])
+    return sum
   end
   local last, since = cpu(), vim.uv.now()
   while vim.uv.now() - since < 2000 do
@@ -95,7 +104,8 @@ if file then
   end
   local def
   for i, l in ipairs(lines) do
-    local is_def = l:match('^[%a_][%w_ \t*]*%(') and not l:match(';%s*$') and (lines[i + 1] or ''):match('^{')
+    local is_def = l:match('^[%a_][%w_ \t*]*%(') and not l:match(';%s*$')
+      and ((lines[i + 1] or ''):match('^{') or l:match('%)%s*{%s*$'))
     if is_def and (name and l:find(name .. '(', 1, true) or (not name and i >= #lines / 2)) then
       def = i
       break
@@ -104,13 +114,15 @@ if file then
   if not def then
     fail('no function to edit in ' .. file)
   end
-  local at = def + 9
+  -- 9 lines into the function, or from REDUCTIO_LINE on (1-based: e.g. past an `#if 0` arm),
+  -- the first statement line: the leaking line goes after it.
+  local at = tonumber(os.getenv('REDUCTIO_LINE') or '') or def + 9
   while not lines[at]:match('^%s+[%w_(*].*;%s*$') do
     at = at + 1
   end
   local uri = vim.uri_from_bufnr(buf)
   local n = tonumber(os.getenv('REDUCTIO_SAVES') or '20')
-  local times = {}
+  local times, complete = {}, {}
   local base = leaks(buf)
   for k = 1, n + n % 2 do
     if k % 2 == 1 then
@@ -127,6 +139,14 @@ if file then
       fail('no diagnostics for version ' .. v)
     end
     times[#times + 1] = (published[uri .. '#' .. v] - t) / 1e6
+    -- The last publish of this version: none for a second.
+    local seen = last_published[uri .. '#' .. v]
+    repeat
+      vim.wait(1000)
+      local again = last_published[uri .. '#' .. v] ~= seen
+      seen = last_published[uri .. '#' .. v]
+    until not again
+    complete[#complete + 1] = (seen - t) / 1e6
     -- The leaking line adds leak diagnostics (one per path that loses the block); removing
     -- it takes them away again.
     if not vim.wait(2000, function()
@@ -134,9 +154,10 @@ if file then
     end, 1) then
       fail(('save %d: %d leak diagnostics, %d before the first save'):format(k, leaks(buf), base))
     end
-    vim.wait(300)
   end
   out(('# latency :write -> publishDiagnostics, %s (%d lines, a leaking line at %d added/removed): n=%d p50 %.0f ms, p95 %.0f ms, max %.0f ms'):format(
     vim.fs.basename(file), #lines, at + 1, #times, pct(times, 50), pct(times, 95), pct(times, 100)))
+  out(('# latency :write -> last publishDiagnostics of that version (complete): n=%d p50 %.0f ms, p95 %.0f ms, max %.0f ms'):format(
+    #complete, pct(complete, 50), pct(complete, 95), pct(complete, 100)))
 end
 vim.cmd('qa!')

@@ -26,19 +26,21 @@ export REDUCTIO_BIN
 echo "== server: $REDUCTIO_BIN ($("$REDUCTIO_BIN" --version))"
 
 failed=()
+# Each target runs in a subshell on the left of `||`, where `set -e` does not apply: every
+# step that can fail says so with `|| return 1`.
 
 vscode() {
     echo "== VS Code extension (editors/vscode)"
     cd "$EDITORS/vscode"
     node --version
-    npm ci --no-audit --no-fund --loglevel=error
+    npm ci --no-audit --no-fund --loglevel=error || return 1
     echo "-- tsc --noEmit"
-    npm run --silent typecheck
+    npm run --silent typecheck || return 1
     echo "-- node --test (unit tests, and protocol tests against reductio serve)"
-    npm test --silent
+    npm test --silent || return 1
     echo "-- esbuild + vsce package"
     rm -f reductio.vsix
-    npm run --silent package
+    npm run --silent package || return 1
     python3 - <<'EOF'
 import json, zipfile
 z = zipfile.ZipFile('reductio.vsix')
@@ -58,7 +60,7 @@ vscode_e2e() {
         npm ci --no-audit --no-fund --loglevel=error
         npm run --silent package >/dev/null
     fi
-    bash e2e/setup.sh
+    bash e2e/setup.sh || return 1
     timeout 600 node e2e/vscode.e2e.mjs
 }
 

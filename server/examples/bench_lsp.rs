@@ -26,7 +26,9 @@
 //!    `free(0);` is inserted after the edited statement (a change of meaning, as a quick fix's
 //!    `free(p);` is: the function's probes and its MOD set change) or removed again,
 //!    alternately, then `didSave`; each timed from `didSave` to the `publishDiagnostics` of that
-//!    version.
+//!    version (`saves`), and to the last `publishDiagnostics` of that version, once none has
+//!    come for a second (`saves_complete`: the server publishes the edited functions' leaks
+//!    first, then the file's complete diagnostics when they differ).
 //! 4. **Prove.** `reductio/prove` at every assignment of FILE (every `assignment_expression`
 //!    and initialized declarator tree-sitter finds; `--prove-limit N` takes N evenly spaced
 //!    ones), each timed from request to response.
@@ -203,6 +205,38 @@ impl Lsp {
                 None => fail(&format!(
                     "no diagnostics for version {version} within {timeout:?}"
                 )),
+            }
+        }
+    }
+
+    /// After the first `publishDiagnostics` of `version` (see [`Lsp::wait_diagnostics`]): the
+    /// last one of that version, once none has come for `quiet`. The server may publish a
+    /// file twice per version: its edited functions first, then the complete diagnostics
+    /// (only when they differ). Returns milliseconds since `since`.
+    fn wait_last_diagnostics(
+        &self,
+        uri: &str,
+        version: i64,
+        since: Instant,
+        first: f64,
+        quiet: Duration,
+    ) -> f64 {
+        let mut last = first;
+        let mut deadline = Instant::now() + quiet;
+        loop {
+            match self.next_event(deadline) {
+                Some((
+                    at,
+                    Event::Diagnostics {
+                        uri: u, version: v, ..
+                    },
+                )) if u == uri && v == Some(version) => {
+                    last = ms(at - since);
+                    deadline = Instant::now() + quiet;
+                }
+                Some((_, Event::Closed)) => fail("the server exited while we waited"),
+                Some(_) => {}
+                None => return last,
             }
         }
     }
@@ -464,6 +498,7 @@ fn main() {
                                    "text": "/* bench_lsp */\n"}]}),
     );
     let line = line + 1;
+    let mut saves_complete = Vec::with_capacity(save_n);
     let saves: Vec<f64> = (0..save_n)
         .map(|k| {
             version += 1;
@@ -479,7 +514,9 @@ fn main() {
             );
             let t = Instant::now();
             lsp.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
-            lsp.wait_diagnostics(&uri, version, t, step)
+            let first = lsp.wait_diagnostics(&uri, version, t, step);
+            saves_complete.push(lsp.wait_last_diagnostics(&uri, version, t, first, Duration::from_secs(1)));
+            first
         })
         .collect();
     eprintln!("bench_lsp: {save_n} saves done");
@@ -556,6 +593,7 @@ fn main() {
         "edits_debounce_0": distribution(fast),
         "edits_debounce_default": slow.map(distribution),
         "saves": distribution(saves),
+        "saves_complete": distribution(saves_complete),
         "prove": {
             "assignments": total_sites,
             "requests": sites.len(),

@@ -249,6 +249,54 @@ fn saving_after_inserting_the_missing_free_removes_the_diagnostic() {
 }
 
 #[test]
+fn after_a_save_the_edited_functions_leaks_come_first_then_the_complete_diagnostics() {
+    rt().block_on(async {
+        // `use` leaks `x` while `release` does not free it; `other` leaks `q` whatever
+        // `release` does.
+        let src = "#include <stdlib.h>\nstruct s { int v; };\n\nvoid release(struct s *p)\n{\n    (void)p;\n}\n\nint use(int k)\n{\n    struct s *x = malloc(sizeof *x);\n    if (!x)\n        return -1;\n    release(x);\n    return k;\n}\n\nint other(int n)\n{\n    char *q = malloc(8);\n    if (q == NULL)\n        return -1;\n    if (n > 0)\n        return n;\n    free(q);\n    return 0;\n}\n";
+        let ws = workspace("first", &[("two.c", src)]);
+        let path = ws.join("two.c");
+        let mut c = Client::start(Options::default());
+        c.initialize(Some(ws.as_path()), false, Value::Null).await;
+        c.open(&path, src).await;
+        let lines = |p: &Value| -> Vec<i64> {
+            p["diagnostics"].as_array().unwrap().iter().map(|d| d["range"]["start"]["line"].as_i64().unwrap()).collect()
+        };
+        let before = c.diagnostics_where(&path, |p| p["version"] == 1).await;
+        assert_eq!(lines(&before), [14, 23], "{before:#}");
+        // Wait for the complete check of version 1 (its results are what the next check moves).
+        tokio::time::sleep(Duration::from_millis(300)).await;
+
+        // `release` now frees its argument, one line longer: `use` no longer leaks, and
+        // `other` (unchanged) moves one line down.
+        let line = src.lines().position(|l| l.contains("(void)p;")).unwrap() as u32;
+        let edit = json!({"range": {"start": {"line": line, "character": 4}, "end": {"line": line, "character": 12}}, "text": "free(p);\n    p = NULL;"});
+        let edited = apply_edits(src, std::slice::from_ref(&edit), c.encoding);
+        c.change(&path, 2, json!([edit])).await;
+        c.save(&path).await;
+        c.diagnostics_where(&path, |p| p["version"] == 2).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let v2: Vec<Value> = c.published(&path).into_iter().filter(|p| p["version"] == 2).collect();
+        // The first publish: `release`'s own leaks (none), and the other functions' leaks of
+        // the previous check moved with them, a line lower: `other`'s `q`, and `use`'s `x`,
+        // whose probes only the complete check runs again.
+        assert_eq!(v2.len(), 2, "{v2:#?}");
+        assert_eq!(lines(&v2[0]), [15, 24], "{v2:#?}");
+        // The second is the complete check: exactly what the analysis finds in the edited
+        // text.
+        let expected: Vec<i64> = leaks_in("two.c", &edited).iter().map(|(l, _)| i64::from(*l) - 1).collect();
+        assert_eq!(expected, [24]);
+        assert_eq!(lines(v2.last().unwrap()), expected, "{v2:#?}");
+        // Messages and traces moved too: `q`'s allocation is named at its new line.
+        let d = &v2[0]["diagnostics"].as_array().unwrap().iter().find(|d| d["range"]["start"]["line"] == 24).unwrap().clone();
+        assert_eq!(d["message"], "`q` leaks: allocated at line 21, last reference lost here");
+        assert_eq!(d["relatedInformation"][0]["location"]["range"]["start"]["line"], 20);
+        assert_eq!(d, &v2.last().unwrap()["diagnostics"][0]);
+        c.shutdown().await;
+    });
+}
+
+#[test]
 fn only_the_latest_version_survives_a_burst_of_50_edits() {
     rt().block_on(async {
         let src = "#include <stdlib.h>\nint f(int n)\n{\n    char *p = malloc(8);\n    if (p == NULL)\n        return -1;\n    p[0] = 1;\n    free(p);\n    return n;\n}\n";

@@ -120,22 +120,39 @@ export function displayPath(file: string, root: string | undefined): string {
 }
 
 /**
- * The server's hover without the traces VS Code already shows. The hover has one block per
- * verdict (blocks separated by a blank line); a leak's block is its message, then its trace
- * steps. When that leak's diagnostic is under the cursor, VS Code's own hover shows the
- * diagnostic's related information (the same trace) right above ours: keep the block's first
- * line only, so the trace is shown once.
+ * The server's hover without the traces VS Code already shows. In the hover a verdict is its
+ * message line, then its trace steps (`1. line 21: …`), one line each; verdicts follow one
+ * another, under the headings of the two parts ("The value overwritten here", "The memory
+ * assigned here"). When a leak's diagnostic is under the cursor, VS Code's own hover shows
+ * the diagnostic's related information (the same trace) right above ours: keep that leak's
+ * message line only, so the trace is shown once.
  */
 export function dropDiagnosedTraces(markdown: string, diagnosticMessages: readonly string[]): string {
   if (diagnosticMessages.length === 0) {
     return markdown;
   }
+  const isStep = (line: string | undefined) => line !== undefined && /^\d+\. /.test(line);
   return markdown
     .split('\n\n')
     .map((block) => {
-      const [first, ...rest] = block.split('\n');
-      const shown = diagnosticMessages.some((m) => m !== '' && first.startsWith(m));
-      return shown && rest.length > 0 ? first.replace(/ {2}$/, '') : block;
+      const lines = block.split('\n');
+      const out: string[] = [];
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        const shown = diagnosticMessages.some((m) => m !== '' && line.startsWith(m));
+        if (!shown || !isStep(lines[i + 1])) {
+          out.push(line);
+          continue;
+        }
+        let j = i + 1;
+        while (isStep(lines[j])) {
+          j++;
+        }
+        // A Markdown line break after the message only when a line follows it.
+        out.push(j < lines.length ? line.replace(/ *$/, '  ') : line.replace(/ {2}$/, ''));
+        i = j - 1;
+      }
+      return out.join('\n');
     })
     .join('\n\n');
 }

@@ -69,7 +69,13 @@ const FALLBACK_LOGGED = ' fallback logged';
 /** The server's last counts per file (kept while a newer request runs: no flicker). */
 const serverCounts = new Map<string, FileSummary>();
 
+/** When `activate` was called (`performance.now()`), for the start-up times in the output. */
+let activatedAt = 0;
+/** Whether the first diagnostics since activation have been logged. */
+let firstDiagnosticsLogged = false;
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  activatedAt = performance.now();
   output = vscode.window.createOutputChannel('reductio');
   statusItem = vscode.window.createStatusBarItem('reductio.status', vscode.StatusBarAlignment.Left, 50);
   statusItem.name = 'reductio proof counts';
@@ -175,6 +181,10 @@ async function startClient(): Promise<void> {
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     middleware: {
       handleDiagnostics(uri, diagnostics, next) {
+        if (!firstDiagnosticsLogged) {
+          firstDiagnosticsLogged = true;
+          output.appendLine(`first diagnostics ${Math.round(performance.now() - activatedAt)} ms after activation (${vscode.workspace.asRelativePath(uri)})`);
+        }
         // The server owns this file now: drop what a workspace check said about it.
         published.add(uri.toString());
         workspaceDiagnostics.delete(uri);
@@ -247,6 +257,7 @@ async function startClient(): Promise<void> {
   });
   try {
     await client.start();
+    output.appendLine(`server started ${Math.round(performance.now() - activatedAt)} ms after activation`);
     const c = client;
     fileSummary = new FileSummarySource(
       (uri) => c.sendRequest(FILE_SUMMARY_REQUEST, { textDocument: { uri } }),

@@ -260,7 +260,59 @@ pub fn display_path(path: &Path, base: Option<&Path>) -> String {
     shown.to_string_lossy().replace('\\', "/")
 }
 
+/// How far a function moved: lines and bytes (its text unchanged, so every location in it
+/// moves by as much, and its columns stay).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Moved {
+    pub lines: i64,
+    pub bytes: i64,
+}
+
+impl SourceLoc {
+    fn moved(&self, by: Moved) -> Option<SourceLoc> {
+        let add = |v: u32, d: i64| u32::try_from(i64::from(v) + d).ok();
+        Some(SourceLoc {
+            line: add(self.line, by.lines)?,
+            end_line: add(self.end_line, by.lines)?,
+            range: TextRange::new(
+                add(self.range.start, by.bytes)?,
+                add(self.range.end, by.bytes)?,
+            ),
+            ..self.clone()
+        })
+    }
+}
+
 impl Finding {
+    /// This finding as it reads after an edit of `file` that moved some of its functions and
+    /// left their text alone: every location in `file` moves with its function by
+    /// `moved(name)`. `None` when a location in `file` lies in a function `moved` does not
+    /// know (edited, added, removed): such a finding must be computed again.
+    pub fn moved(&self, file: &Path, moved: &dyn Fn(&str) -> Option<Moved>) -> Option<Finding> {
+        let place = |l: &SourceLoc| {
+            if l.file == file {
+                l.moved(moved(&l.function)?)
+            } else {
+                Some(l.clone())
+            }
+        };
+        Some(Finding {
+            loc: place(&self.loc)?,
+            allocation: self.allocation.iter().map(place).collect::<Option<_>>()?,
+            trace: self
+                .trace
+                .iter()
+                .map(|s| {
+                    Some(Step {
+                        loc: place(&s.loc)?,
+                        note: s.note.clone(),
+                    })
+                })
+                .collect::<Option<_>>()?,
+            ..self.clone()
+        })
+    }
+
     /// The allocation a leak's headline and its "allocated here" label name: the outermost
     /// call of the allocation path when the block was allocated inside a callee
     /// ([`Finding::allocated_by`]), else the allocator call.

@@ -104,14 +104,16 @@ pub use database::{Database, Db};
 pub use facts::{
     CallAt, CalleeFacts, Fact, FunctionFact, call_at, callee_facts, facts_of, function_facts,
 };
-pub use finding::{Finding, SourceLoc, Step, VerdictKind, display_path, leak_message};
+pub use finding::{Finding, Moved, SourceLoc, Step, VerdictKind, display_path, leak_message};
 pub use front_end::{
     Function, body, file_decls, file_functions, file_syntax_items, global_inits, library_model,
     lowered, parsed, type_env,
 };
 pub use inputs::{Settings, SourceFile, Workspace};
 pub use names::{FunctionNames, all_functions, function_ids, function_names, resolve_function};
-pub use positions::{function_anchor, function_lines, line_index, location};
+pub use positions::{
+    FunctionPlace, function_anchor, function_lines, function_places, line_index, location,
+};
 pub use probes::{
     ProbeFailure, engine_probes, file_findings, function_probes, probe_outcome, probe_verdict,
 };

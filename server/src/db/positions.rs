@@ -70,3 +70,40 @@ pub(super) fn function_loc(db: &dyn Db, f: Function<'_>, r: TextRange) -> Source
         function: f.name(db).clone(),
     }
 }
+
+/// Where one function of a file is, and a hash of its text: what it takes to move a result
+/// placed in it to where the function is after an edit elsewhere in the file
+/// ([`Finding::moved`](super::Finding::moved)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FunctionPlace {
+    pub text_hash: u64,
+    pub anchor: LineCol,
+    pub start: u32,
+}
+
+/// The places of a file's functions, by name. A name the file defines more than once (the
+/// arms of an `#ifdef`) is left out: a [`SourceLoc`] names its function only by name.
+pub fn function_places(
+    db: &dyn Db,
+    file: SourceFile,
+) -> rustc_hash::FxHashMap<String, FunctionPlace> {
+    use std::hash::{Hash, Hasher};
+    let mut places = rustc_hash::FxHashMap::default();
+    let mut twice = rustc_hash::FxHashSet::default();
+    for f in super::front_end::file_functions(db, file) {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        f.source(db).text.hash(&mut h);
+        let place = FunctionPlace {
+            text_hash: h.finish(),
+            anchor: *function_anchor(db, *f),
+            start: f.start(db),
+        };
+        if places.insert(f.name(db).clone(), place).is_some() {
+            twice.insert(f.name(db).clone());
+        }
+    }
+    for name in twice {
+        places.remove(&name);
+    }
+    places
+}

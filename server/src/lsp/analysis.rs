@@ -3,9 +3,10 @@
 //! position), LSP values out; everything the analysis knows comes from `db` queries.
 
 use super::convert::{self, path_to_uri};
-use crate::db::{self, Database, Db, Finding, SourceFile, SourceLoc, VerdictKind};
+use crate::db::{self, Database, Db, Finding, FunctionPlace, SourceFile, SourceLoc, VerdictKind};
 use crate::fix::{self, LeakSite};
 use crate::syntax::{PositionEncoding, TextRange};
+use rustc_hash::FxHashMap;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -107,11 +108,18 @@ impl<'a> Texts<'a> {
 /// database handle is not `Sync`); a salsa cancellation in one worker ends them all and
 /// reaches the job as `Cancelled`.
 pub fn warm_file_probes(db: &Database, file: SourceFile) {
+    warm_probes(db, file, |_| true);
+}
+
+/// [`warm_file_probes`] for the functions of `file` (by index in `file_functions`) that
+/// `which` picks.
+fn warm_probes(db: &Database, file: SourceFile, which: impl Fn(usize) -> bool) {
     use rayon::prelude::*;
     let d: &dyn Db = db;
     let work: Vec<(usize, u32)> = db::file_functions(d, file)
         .iter()
         .enumerate()
+        .filter(|(j, _)| which(*j))
         .flat_map(|(j, f)| (0..db::function_probes(d, *f).len() as u32).map(move |k| (j, k)))
         .collect();
     if work.len() < 2 {
@@ -134,10 +142,74 @@ pub fn warm_file_probes(db: &Database, file: SourceFile) {
     );
 }
 
-/// The leak diagnostics of one file: source `reductio`, code = probe kind, related information
-/// = the trace, allocation first.
-/// Leaks suppressed by a `reductio-ignore` comment or a `[[suppress]]` entry are not
-/// diagnostics (as in `reductio check`).
+/// What the check of an open document leaves for its next check ([`edited_first`]): the
+/// file's leaks (suppressed ones included) and where each of its functions was.
+pub struct Checked {
+    leaks: Vec<Arc<Finding>>,
+    places: FxHashMap<String, FunctionPlace>,
+}
+
+/// [`Checked`] for the file of `ctx`, on the snapshot its diagnostics were computed on.
+pub fn checked(db: &Database, ctx: &FileCtx) -> Checked {
+    let d: &dyn Db = db;
+    Checked {
+        leaks: db::file_findings(d, ctx.file)
+            .iter()
+            .filter(|f| f.verdict == VerdictKind::Leak)
+            .cloned()
+            .collect(),
+        places: db::function_places(d, ctx.file),
+    }
+}
+
+/// The diagnostics of a file just edited, before the probes of its other functions have run
+/// again: the leaks of the functions whose text changed (their probes run now, on the whole
+/// pool), and the other functions' leaks from the previous check `prev`, moved to where those
+/// functions are now. A previous leak whose trace or allocation lies in an edited function
+/// is left out until it is computed again. The server publishes these first and then the
+/// file's complete diagnostics ([`file_diagnostics`]), which replace them: a change to the
+/// edited function may change the verdicts of its callers and callees too.
+///
+/// `None` when every function was edited (nothing to reuse: the complete check is as
+/// quick).
+pub fn edited_first(db: &Database, ctx: &FileCtx, prev: &Checked) -> Option<Vec<Diagnostic>> {
+    let d: &dyn Db = db;
+    let now = db::function_places(d, ctx.file);
+    let moved = |name: &str| {
+        let (was, is) = (prev.places.get(name)?, now.get(name)?);
+        (was.text_hash == is.text_hash && was.anchor.col == is.anchor.col).then(|| db::Moved {
+            lines: i64::from(is.anchor.line) - i64::from(was.anchor.line),
+            bytes: i64::from(is.start) - i64::from(was.start),
+        })
+    };
+    let funcs = db::file_functions(d, ctx.file);
+    let edited: Vec<bool> = funcs.iter().map(|f| moved(f.name(d)).is_none()).collect();
+    if edited.iter().all(|e| *e) {
+        return None;
+    }
+    warm_probes(db, ctx.file, |j| edited[j]);
+    let mut leaks: Vec<Arc<Finding>> = Vec::new();
+    for (f, edited) in funcs.iter().zip(&edited) {
+        if *edited {
+            leaks.extend(
+                (0..db::function_probes(d, *f).len() as u32)
+                    .map(|i| db::probe_verdict(d, *f, i))
+                    .filter(|v| v.verdict == VerdictKind::Leak),
+            );
+        } else {
+            let name = f.name(d);
+            leaks.extend(
+                prev.leaks
+                    .iter()
+                    .filter(|v| v.loc.function == *name)
+                    .filter_map(|v| v.moved(&ctx.path, &moved))
+                    .map(Arc::new),
+            );
+        }
+    }
+    Some(leak_diagnostics(db, ctx, &leaks))
+}
+
 /// What the build model could not use for one file, for the user: `(shown, text)`. Shown
 /// (`window/showMessage`): a compile database that could not be read or parsed, and limits
 /// reached, which change what the analysis sees for the whole project. Only logged
@@ -172,9 +244,17 @@ fn shown_path(path: &std::path::Path, ctx: &FileCtx) -> String {
     db::display_path(path, root.map(|r| r.as_path()))
 }
 
+/// The leak diagnostics of one file: source `reductio`, code = probe kind, related information
+/// = the trace, allocation first.
+/// Leaks suppressed by a `reductio-ignore` comment or a `[[suppress]]` entry are not
+/// diagnostics (as in `reductio check`).
 pub fn file_diagnostics(db: &Database, ctx: &FileCtx) -> Vec<Diagnostic> {
     let d: &dyn Db = db;
-    let findings = db::file_findings(d, ctx.file);
+    leak_diagnostics(db, ctx, &db::file_findings(d, ctx.file))
+}
+
+/// The diagnostics of the leaks among `findings` that no suppression silences.
+fn leak_diagnostics(db: &Database, ctx: &FileCtx, findings: &[Arc<Finding>]) -> Vec<Diagnostic> {
     let texts = Texts::new(db);
     let mut sup = suppressions(db, ctx);
     findings

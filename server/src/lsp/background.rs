@@ -10,6 +10,7 @@
 
 use super::analysis::{self, FileCtx};
 use super::jobs::JobError;
+use super::progress::PROGRESS_MIN_FILES;
 use super::session::{Session, lock};
 use super::settings::DEFAULT_DEBOUNCE;
 use std::path::{Path, PathBuf};
@@ -20,8 +21,6 @@ use tower_lsp_server::ls_types::{Diagnostic, MessageType, Uri};
 
 /// A check of one file retries this often when edits keep cancelling it.
 const CHECK_ATTEMPTS: u64 = 40;
-/// Checks of more files than this report `$/progress`.
-const PROGRESS_MIN_FILES: usize = 10;
 
 impl Session {
     fn debounce(&self) -> Duration {
@@ -66,6 +65,29 @@ impl Session {
         let mut seen = std::collections::HashSet::new();
         order.retain(|p| seen.insert(p.clone()));
         let total = order.len();
+        // After the first file, as many files at once as there are cores (each check is one
+        // job on the pool).
+        let parallel = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2);
+        let mut running = tokio::task::JoinSet::new();
+        let mut order = order.into_iter();
+        // The first file starts before the progress report is created: that is a round trip
+        // to the client (`window/workDoneProgress/create`), which the edited file's
+        // diagnostics need not wait for.
+        if let Some(path) = order.next() {
+            let this = self.clone();
+            running.spawn(async move {
+                // One first-file check of a path at a time: a save often comes right after
+                // an edit that already made the document equal to the file on disk (the
+                // editor writes the file, then sends `didSave`), and both schedule a check
+                // of the same text. The later one waits, then finds the results cached,
+                // instead of competing with the earlier for the pool.
+                let lock = this.first_checks.entry(path.clone()).or_default().clone();
+                let _running = lock.lock().await;
+                this.check_file(generation, &path, true).await
+            });
+        }
         let progress = if total > PROGRESS_MIN_FILES {
             self.begin_progress("reductio: checking", format!("0/{total} files"))
                 .await
@@ -73,22 +95,11 @@ impl Session {
             None
         };
         let mut last_pct = 0;
-        // The first file (the edited one) alone, so that nothing competes with it; then as
-        // many files at once as there are cores (each check is one job on the pool).
-        let parallel = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(2);
-        let mut running = tokio::task::JoinSet::new();
         let mut done = 0;
-        for (i, path) in order.into_iter().enumerate() {
-            if self.superseded(generation) {
-                break;
-            }
-            let this = self.clone();
-            // The first file (the edited one) alone, its probes spread over the pool.
-            let first = i == 0;
-            running.spawn(async move { this.check_file(generation, &path, first).await });
-            let limit = if i == 0 { 1 } else { parallel };
+        // First the edited file alone, so that nothing competes with it (its probes spread
+        // over the pool), then `parallel` files at a time.
+        let mut limit = 1;
+        loop {
             while running.len() >= limit {
                 if running.join_next().await.is_none() {
                     break;
@@ -103,6 +114,13 @@ impl Session {
                     }
                 }
             }
+            limit = parallel;
+            if self.superseded(generation) {
+                break;
+            }
+            let Some(path) = order.next() else { break };
+            let this = self.clone();
+            running.spawn(async move { this.check_file(generation, &path, false).await });
         }
         while running.join_next().await.is_some() {}
         if let Some(p) = progress {
@@ -111,7 +129,11 @@ impl Session {
         }
     }
 
-    async fn check_file(&self, generation: u64, path: &Path, parallel: bool) {
+    /// Checks one file and publishes its diagnostics. `first`: the first file of a check
+    /// (the one just edited, saved or opened): its probes run on the whole pool, and when an
+    /// earlier check of the open document left its results, the diagnostics of its edited
+    /// functions are published first ([`analysis::edited_first`]), then the complete ones.
+    async fn check_file(&self, generation: u64, path: &Path, first: bool) {
         for attempt in 0..CHECK_ATTEMPTS {
             if attempt > 0 {
                 if self.superseded(generation) {
@@ -124,18 +146,50 @@ impl Session {
             };
             let revision = snap.revision;
             let job_ctx = ctx.clone();
+            let open = ctx.version.is_some();
+            let prev = if first && open {
+                self.checked.get(path).map(|c| c.clone())
+            } else {
+                None
+            };
+            let (early_tx, mut early_rx) = tokio::sync::oneshot::channel();
             let started = std::time::Instant::now();
-            match self
-                .run(snap, move |db| {
-                    if parallel {
-                        analysis::warm_file_probes(db, job_ctx.file);
+            let job = self.run(snap, move |db| {
+                if first {
+                    if let Some(diags) = prev.and_then(|p| analysis::edited_first(db, &job_ctx, &p))
+                    {
+                        let _ = early_tx.send(diags);
                     }
-                    let diags = analysis::file_diagnostics(db, &job_ctx);
-                    (diags, analysis::build_warnings(db, &job_ctx))
-                })
-                .await
-            {
-                Ok((diags, warnings)) => {
+                    analysis::warm_file_probes(db, job_ctx.file);
+                }
+                let diags = analysis::file_diagnostics(db, &job_ctx);
+                let checked = open.then(|| Arc::new(analysis::checked(db, &job_ctx)));
+                (diags, analysis::build_warnings(db, &job_ctx), checked)
+            });
+            tokio::pin!(job);
+            let mut early_pending = true;
+            let result = loop {
+                // `biased`: the edited functions' diagnostics, when the job sent them, are
+                // published before the complete ones, even when both are ready.
+                tokio::select! {
+                    biased;
+                    early = &mut early_rx, if early_pending => {
+                        early_pending = false;
+                        if let Ok(diags) = early {
+                            tracing::debug!(
+                                "edited functions of {} (revision {revision}) in {:?}: {} leaks",
+                                path.display(),
+                                started.elapsed(),
+                                diags.len()
+                            );
+                            self.publish(&ctx, diags, revision).await;
+                        }
+                    }
+                    r = &mut job => break r,
+                }
+            };
+            match result {
+                Ok((diags, warnings, checked)) => {
                     self.warn_build(warnings).await;
                     tracing::debug!(
                         "checked {} (revision {revision}) in {:?}: {} leaks",
@@ -143,6 +197,9 @@ impl Session {
                         started.elapsed(),
                         diags.len()
                     );
+                    if let Some(c) = checked {
+                        self.checked.insert(path.to_path_buf(), c);
+                    }
                     if self.publish(&ctx, diags, revision).await {
                         return;
                     }

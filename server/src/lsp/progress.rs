@@ -6,6 +6,10 @@ use std::sync::atomic::Ordering;
 use tower_lsp_server::ls_types::ProgressToken;
 use tower_lsp_server::{Bounded, NotCancellable, OngoingProgress};
 
+/// Indexing and checks of more files than this report `$/progress` (a smaller one is over
+/// before a progress bar would mean anything).
+pub(super) const PROGRESS_MIN_FILES: usize = 10;
+
 /// A started progress report with a percentage.
 pub(super) type Progress = OngoingProgress<Bounded, NotCancellable>;
 

@@ -3,6 +3,7 @@
 //! the settings in force. Handlers, the background checker and the workspace indexer all work
 //! on one `Arc<Session>`.
 
+use super::analysis::Checked;
 use super::settings::ClientSettings;
 use super::world::World;
 use crate::config::Config;
@@ -68,6 +69,10 @@ pub(crate) struct Session {
     pub(super) progress_tokens: AtomicU64,
     /// The build model's warnings already sent (`build_warnings`): each text once per session.
     pub(super) build_warned: DashSet<String>,
+    /// The last check of each open document, for publishing its edited functions first.
+    pub(super) checked: DashMap<PathBuf, Arc<Checked>>,
+    /// Held while a path is checked as the first file of a check (see `Session::check`).
+    pub(super) first_checks: DashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>,
 }
 
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -109,6 +114,8 @@ impl Session {
             shutdown: AtomicBool::new(false),
             progress_tokens: AtomicU64::new(0),
             build_warned: DashSet::new(),
+            checked: DashMap::new(),
+            first_checks: DashMap::new(),
         }
     }
 

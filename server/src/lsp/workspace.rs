@@ -4,6 +4,7 @@
 //! the start-up sequence after `initialized`.
 
 use super::convert;
+use super::progress::PROGRESS_MIN_FILES;
 use super::session::{CLIENT_REPLY_LIMIT, Session, lock};
 use super::settings::ClientSettings;
 use crate::config::Config;
@@ -110,9 +111,14 @@ impl Session {
                 .await;
         }
         let total = files.len();
-        let progress = self
-            .begin_progress("reductio: indexing", format!("0/{total} files"))
-            .await;
+        // A small workspace is read at once: no progress report, and so no round trip to the
+        // client (`window/workDoneProgress/create`) before its first diagnostics.
+        let progress = if total > PROGRESS_MIN_FILES {
+            self.begin_progress("reductio: indexing", format!("0/{total} files"))
+                .await
+        } else {
+            None
+        };
         for (i, chunk) in files.chunks(INDEX_BATCH).enumerate() {
             let paths = chunk.to_vec();
             let read = tokio::task::spawn_blocking(move || read_files(paths))
@@ -296,10 +302,13 @@ impl Session {
         }
     }
 
-    /// After `initialized`: watch files, load the configuration, index the workspace folders,
-    /// then check everything.
+    /// After `initialized`: watch files (registered in the background), load the
+    /// configuration, index the workspace folders, then check everything.
     pub(super) async fn startup(self: Arc<Self>) {
-        self.register_watchers().await;
+        // The client's reply to the registration is not waited for: indexing and the first
+        // diagnostics do not depend on it.
+        let this = self.clone();
+        tokio::spawn(async move { this.register_watchers().await });
         let init_error = lock(&self.init_error).take();
         if let Some(e) = init_error {
             self.show_error(format!("reductio: initializationOptions ignored: {e}"))

@@ -82,3 +82,22 @@ test('dropDiagnosedTraces keeps only the message line of the leaks VS Code alrea
   );
   assert.equal(dropDiagnosedTraces(hover, []), hover);
 });
+
+test('dropDiagnosedTraces in the two-part hover: the leak under the cursor loses its trace, the rest stays', () => {
+  const hover =
+    '**reductio**\n\n' +
+    '**The value overwritten here:**\n' +
+    '`copy` leaks: allocated at line 21, last reference lost here (return-local)  \n1. line 21: allocated by `malloc`  \n2. line 25: `copy` goes out of scope\n' +
+    'proved leak-free: assuming `q` held the last reference, line 9 freed here (return-local)  \n1. line 9: freed here\n\n' +
+    '**The memory assigned here:**\n' +
+    'no assignment here';
+  assert.equal(
+    dropDiagnosedTraces(hover, ['`copy` leaks: allocated at line 21, last reference lost here']),
+    '**reductio**\n\n' +
+      '**The value overwritten here:**\n' +
+      '`copy` leaks: allocated at line 21, last reference lost here (return-local)  \n' +
+      'proved leak-free: assuming `q` held the last reference, line 9 freed here (return-local)  \n1. line 9: freed here\n\n' +
+      '**The memory assigned here:**\n' +
+      'no assignment here',
+  );
+});

@@ -55,6 +55,9 @@ test('every server setting is contributed with a description', () => {
 
 test('activation, entry point and engine', () => {
   assert.ok(pkg.activationEvents.includes('onLanguage:c'));
+  // A folder with C files starts the server when it opens, not when the first C file does:
+  // by then its diagnostics are there.
+  assert.ok(pkg.activationEvents.includes('workspaceContains:**/*.c'));
   assert.equal(pkg.main, './dist/extension.js');
   assert.equal(pkg.engines.vscode, '^1.90.0');
   assert.equal(pkg.dependencies['vscode-languageclient'], '9.0.1');

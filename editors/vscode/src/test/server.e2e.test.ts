@@ -222,7 +222,7 @@ describe('the VS Code client protocol against reductio serve', { skip: BIN ? fal
     assert.match(text, /allocated by `malloc`/);
     const shown = dropDiagnosedTraces(text, [message]);
     assert.doesNotMatch(shown, /allocated by `malloc`/);
-    assert.match(shown, /`copy` leaks: allocated at line 21, last reference lost here \(return-local\)$/);
+    assert.match(shown, /^`copy` leaks: allocated at line 21, last reference lost here \(return-local\)$/m);
   });
 
   // The status bar: the server's reductio/fileSummary when it has it (the counts of

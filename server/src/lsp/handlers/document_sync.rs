@@ -91,7 +91,8 @@ pub(crate) async fn did_close(session: &Arc<Session>, params: DidCloseTextDocume
     let uri = params.text_document.uri;
     // The disk text is read again only if the path still leads inside the workspace (a
     // file replaced by a symbolic link to elsewhere leaves it instead).
-    let (_, kept) = session.world.close(&uri, |p| session.may_read(p));
+    let (path, kept) = session.world.close(&uri, |p| session.may_read(p));
+    session.checked.remove(&path);
     if !kept {
         session.clear_diagnostics(&uri).await;
     }
