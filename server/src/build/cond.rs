@@ -619,6 +619,15 @@ mod tests {
         assert_eq!(eval_str("P(4, 9) || A", &tb), Truth::True);
         assert_eq!(eval_str("!A && U", &tb), Truth::False);
         assert_eq!(eval_str("A && P(4, 9)", &tb), Truth::Unknown);
+        // An object-like macro of an undecided arm, applied to arguments, is one unknown.
+        tb.apply_directive(
+            "#define Q OTHER_Q",
+            &directive::parse("#define Q OTHER_Q", 0..17),
+            false,
+        );
+        assert_eq!(eval_str("A || Q(2, (5))", &tb), Truth::True);
+        assert_eq!(eval_str("!A && Q(2, 5)", &tb), Truth::False);
+        assert_eq!(eval_str("Q(2, 5)", &tb), Truth::Unknown);
     }
 
     #[test]

@@ -551,6 +551,22 @@ impl<'t> Engine<'t> {
             && let Some(marker) = self.uncertain_marker
         {
             self.used_uncertain = true;
+            if def.params.is_none() && stack.last().is_some_and(|p| p.is_punct("(")) {
+                // An unknown value applied to arguments (`#define PREREQ OTHER_PREREQ` in an
+                // undecided arm, used as `PREREQ(2, 5)`) is one unknown value: its balanced
+                // argument list goes with it.
+                let mut level = 0usize;
+                while let Some(p) = stack.pop() {
+                    if p.is_punct("(") {
+                        level += 1;
+                    } else if p.is_punct(")") {
+                        level -= 1;
+                        if level == 0 {
+                            break;
+                        }
+                    }
+                }
+            }
             return Some(vec![PTok::synthetic(TokKind::Other, marker, origin)]);
         }
         match self.subst(&def, &args, &hs, &origin, depth) {
