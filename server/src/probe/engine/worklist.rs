@@ -54,6 +54,9 @@ pub(super) struct Worklist {
     pub(super) queue: VecDeque<SlotId>,
     /// Transfer-function applications so far (the budget).
     pub(super) transfers: u32,
+    /// Set when the budget ran out while a leak's witness was still deciding in the callers:
+    /// the extra transfers the witness gets, during which only witness slots are processed.
+    pub(super) witness_only: Option<u32>,
 }
 
 /// A fact right after a node, in a context. Facts with the same index at a point join.
@@ -211,18 +214,48 @@ impl<'p> Engine<'p> {
             } else {
                 self.worklist.queue.pop_front()
             };
-            let Some(id) = next else { break };
+            let Some(id) = next else {
+                if self.worklist.witness_only.is_some() && self.verdict.outcome.is_none() {
+                    // Every witness path was contradicted: the leak found is not one; the
+                    // exploration had stopped on budget.
+                    self.verdict.pending_leak = None;
+                    self.verdict.outcome = Some(Outcome::Budget(format!(
+                        "more than {} transfer-function applications",
+                        self.cfg.max_transfers
+                    )));
+                }
+                break;
+            };
             if self.verdict.outcome.is_some() {
                 return;
             }
             self.worklist.slots[id as usize].queued = false;
             self.worklist.transfers += 1;
             if self.worklist.transfers > self.cfg.max_transfers {
-                self.verdict.outcome = Some(Outcome::Budget(format!(
-                    "more than {} transfer-function applications",
-                    self.cfg.max_transfers
-                )));
-                return;
+                if self.verdict.pending_leak.is_some() && self.worklist.witness_only.is_none() {
+                    // A leak was found and its witness is still deciding, in the callers,
+                    // whether its path can be taken: the exploration stops here, the witness
+                    // gets half the budget again to finish (only its slots are processed).
+                    self.worklist.witness_only = Some(self.cfg.max_transfers / 2);
+                    self.worklist
+                        .queue
+                        .retain(|&s| self.worklist.slots[s as usize].witness_of.is_some());
+                    self.worklist.queue.push_front(id);
+                    self.worklist.slots[id as usize].queued = true;
+                    continue;
+                }
+                let extra = self.worklist.witness_only.unwrap_or(0);
+                if self.worklist.transfers > self.cfg.max_transfers + extra {
+                    self.verdict.outcome = Some(Outcome::Budget(format!(
+                        "more than {} transfer-function applications",
+                        self.cfg.max_transfers
+                    )));
+                    return;
+                }
+                if self.worklist.slots[id as usize].witness_of.is_none() {
+                    // Witness-only: facts of the exploration are no longer followed.
+                    continue;
+                }
             }
             if self.worklist.transfers.is_multiple_of(64) {
                 self.prog.checkpoint();
@@ -503,6 +536,9 @@ impl<'p> Engine<'p> {
                 // every caller path contradicts the conditions.
                 if self.verdict.pending_leak.is_none() {
                     self.verdict.pending_leak = Some((w, alloc_node));
+                    let cond = self.describe_constraints(&f);
+                    let loc = self.loc(func, node);
+                    self.verdict.pending_condition = Some((loc, cond));
                 }
                 self.unmap_to_callers(id, func, &f, callers);
                 return;
