@@ -473,7 +473,17 @@ fn rels_unsat(a: &mut Arena, f: &Fact) -> bool {
     if f.relations.is_empty() {
         return false;
     }
-    for r in &f.relations {
+    // A side that mentions `<number>` or `<unknown>` is no particular value (two such
+    // occurrences are one node but not one value): such a relation decides nothing.
+    let decided =
+        |a: &Arena, r: &PtrRel| !mentions_unknown_value(a, r.l) && !mentions_unknown_value(a, r.r);
+    let rels: SmallVec<[PtrRel; 2]> = f
+        .relations
+        .iter()
+        .filter(|r| decided(a, r))
+        .copied()
+        .collect();
+    for r in &rels {
         if r.l == r.r {
             if !r.eq {
                 return true;
@@ -489,8 +499,7 @@ fn rels_unsat(a: &mut Arena, f: &Fact) -> bool {
             return true;
         }
     }
-    let eqs: SmallVec<[(E, E); 2]> = f
-        .relations
+    let eqs: SmallVec<[(E, E); 2]> = rels
         .iter()
         .filter(|r| r.eq && r.l != r.r)
         .filter_map(|r| {
@@ -532,11 +541,22 @@ fn rels_unsat(a: &mut Arena, f: &Fact) -> bool {
             return true;
         }
     }
-    let ne: SmallVec<[PtrRel; 1]> = f.relations.iter().filter(|r| !r.eq).copied().collect();
+    let ne: SmallVec<[PtrRel; 1]> = rels.iter().filter(|r| !r.eq).copied().collect();
     ne.into_iter().any(|r| {
         let (l, r) = (canon(a, r.l), canon(a, r.r));
         same_expr(a, l, r)
     })
+}
+
+/// Whether `e` contains `<number>` or `<unknown>`: a value the analysis does not name, of
+/// which every occurrence may differ.
+pub fn mentions_unknown_value(a: &Arena, e: E) -> bool {
+    match *a.kind(e) {
+        EKind::Num | EKind::Unknown => true,
+        EKind::Deref(x) | EKind::Field(x, _) => mentions_unknown_value(a, x),
+        EKind::Bin(_, l, r) => mentions_unknown_value(a, l) || mentions_unknown_value(a, r),
+        _ => false,
+    }
 }
 
 /// `e` with every subexpression that is [`same_expr`] as `from` replaced by `to`, and whether
@@ -607,6 +627,14 @@ fn constraints_unsat(a: &Arena, f: &Fact) -> bool {
     let mut i = 0;
     while i < f.constraints.len() {
         let e = f.constraints[i].e;
+        if mentions_unknown_value(a, e) {
+            // `<number>` and `<unknown>` stand for any value, each occurrence its own (two
+            // calls' results are one node of the arena): constraints on them decide nothing.
+            while i < f.constraints.len() && f.constraints[i].e == e {
+                i += 1;
+            }
+            continue;
+        }
         let (mut lo, mut hi) = (i64::MIN, i64::MAX);
         let mut eq: Option<i64> = None;
         let mut ne: SmallVec<[i64; 4]> = SmallVec::new();
