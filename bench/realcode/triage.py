@@ -58,15 +58,21 @@ def main():
     os.makedirs(outdir, exist_ok=True)
 
     # Judged rows by key; conflicting judgements of the same key are reported, the first wins.
+    # A function with two returns that lose the same variable has two reports under one key:
+    # rows naming different source lines judge them apart (`by_line`); the report at the
+    # lowest emitted line with a row of its own decides the key.
     judged = {}
+    by_line = {}
     for r in rows:
         r["judgement"] = r["judgement"].upper()
         if r["judgement"] not in ("TRUE", "FALSE"):
             notes.append(f"triage row (line {r['_line']}): judgement {r['judgement']!r} is neither TRUE nor FALSE; ignored")
             continue
         k = key_of(r["project"], r["file"], r["function"], r["variable"], r["probe"])
+        by_line.setdefault((k, str(r["line"]).strip()), r)
         if k in judged and judged[k]["judgement"] != r["judgement"]:
-            notes.append(f"triage rows at lines {judged[k]['_line']} and {r['_line']} judge the same report differently; the first counts")
+            if str(judged[k]["line"]).strip() == str(r["line"]).strip():
+                notes.append(f"triage rows at lines {judged[k]['_line']} and {r['_line']} judge the same report differently; the first counts")
             continue
         judged.setdefault(k, r)
 
@@ -94,6 +100,14 @@ def main():
         for f in fs:
             emitted[key_of(name, f["file"], f.get("function"), f.get("variable"), f.get("probe"))].append(f)
 
+    for k, fs in emitted.items():
+        if k not in judged:
+            continue
+        for f in sorted(fs, key=lambda f: f["line"]):
+            r = by_line.get((k, str(f["line"])))
+            if r is not None:
+                judged[k] = r
+                break
     hit_rows = [r for k, r in judged.items() if k in emitted]
     gone_rows = [r for k, r in judged.items() if k not in emitted and k[0] in reports]
     new = sorted((k for k in emitted if k not in judged), key=lambda k: (k[0], k[1], emitted[k][0]["line"]))
