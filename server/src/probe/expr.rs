@@ -140,6 +140,38 @@ impl<'p> Arena<'p> {
         &self.nodes[e.0 as usize].kind
     }
 
+    /// `e` as a value plus a known offset: `x + 3` is `(x, 3)`, `x - 1` is `(x, -1)`, `5` is
+    /// `(None, 5)`, anything else is `(e, 0)`.
+    pub fn offset_of(&self, e: E) -> (Option<E>, i64) {
+        let mut base = e;
+        let mut k: i64 = 0;
+        for _ in 0..16 {
+            match *self.kind(base) {
+                EKind::Int(v) => return (None, k.saturating_add(v)),
+                EKind::Bin(BinOp::Add, x, y) => match (*self.kind(x), *self.kind(y)) {
+                    (_, EKind::Int(v)) => {
+                        k = k.saturating_add(v);
+                        base = x;
+                    }
+                    (EKind::Int(v), _) => {
+                        k = k.saturating_add(v);
+                        base = y;
+                    }
+                    _ => break,
+                },
+                EKind::Bin(BinOp::Sub, x, y) => match *self.kind(y) {
+                    EKind::Int(v) => {
+                        k = k.saturating_sub(v);
+                        base = x;
+                    }
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        (Some(base), k)
+    }
+
     pub fn mk(&mut self, kind: EKind, ty: &Type) -> E {
         let kind = match kind {
             EKind::Field(b, n) => EKind::Field(self.uncast_base(b, n), n),
@@ -150,6 +182,15 @@ impl<'p> Arena<'p> {
                 (EKind::Int(a), EKind::Int(b)) => match fold(op, a, b) {
                     Some(v) => EKind::Int(v),
                     None => EKind::Bin(op, l, r),
+                },
+                // `(n + 1) - n` is 1: the difference of two offsets from one value (a
+                // capacity set to `size + 1`, tested against `size`).
+                _ if op == BinOp::Sub => match (self.offset_of(l), self.offset_of(r)) {
+                    ((Some(x), a), (Some(y), b)) if x == y => match a.checked_sub(b) {
+                        Some(v) => EKind::Int(v),
+                        None => EKind::Bin(op, l, r),
+                    },
+                    _ => EKind::Bin(op, l, r),
                 },
                 _ => EKind::Bin(op, l, r),
             },

@@ -539,6 +539,36 @@ impl<'p> Engine<'p> {
                     k,
                 })
             }
+            _ if l != r
+                && self.is_integer(l)
+                && self.is_integer(r)
+                && !crate::probe::state::mentions_unknown_value(&self.arena, l)
+                && !crate::probe::state::mentions_unknown_value(&self.arena, r) =>
+            {
+                // Two integer values compared (`a->capacity > a->size`): a constraint on their
+                // difference, oriented by the expressions' ids, so that the opposite test of
+                // the same two values (`a->capacity <= a->size`) contradicts it.
+                // Known offsets move to the constant: `cap > size + 1` is `cap - size > 1`.
+                let (lb, lk) = self.arena.offset_of(l);
+                let (rb, rk) = self.arena.offset_of(r);
+                let (lb, rb) = (lb.unwrap_or(l), rb.unwrap_or(r));
+                let k = rk.checked_sub(lk);
+                let (a, b, rel) = if lb.0 < rb.0 {
+                    (lb, rb, rel)
+                } else {
+                    (rb, lb, rel.flip())
+                };
+                if let Some(k) = k
+                    && a != b
+                {
+                    let k = if lb.0 < rb.0 { k } else { -k };
+                    let diff = self.arena.mk(
+                        EKind::Bin(crate::ir::BinOp::Sub, a, b),
+                        &crate::ir::Type::Int,
+                    );
+                    f.constraints.push(Constraint { e: diff, rel, k })
+                }
+            }
             _ => {
                 if matches!(op, CmpOp::Eq | CmpOp::Ne)
                     && l != r
@@ -554,6 +584,11 @@ impl<'p> Engine<'p> {
         }
         f.normalize();
         self.finish_fact(f)
+    }
+
+    /// Whether `e` is of an integer type (typedefs resolved: `size_t` is one).
+    fn is_integer(&self, e: E) -> bool {
+        matches!(self.arena.env().resolve(self.arena.ty(e)), Type::Int)
     }
 
     fn mentions_locals(&self, e: E, f: FuncId, locals: &FxHashSet<LocalId>) -> bool {
