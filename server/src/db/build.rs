@@ -331,11 +331,23 @@ pub fn expanded_function<'db>(db: &'db dyn Db, f: Function<'db>) -> Option<Arc<E
     (e.expansions > 0).then(|| Arc::new(e))
 }
 
-/// Attributes declared in `file` (read after expanding its macros: `NORETURN void die(…);`).
-/// Function bodies are blanked first: attributes sit on declarations, and expanding bodies
-/// would cost as much as lowering them.
+/// `file`'s declarations as the compiler sees them: function bodies blanked (declarations
+/// live outside them, and expanding bodies would cost as much as lowering them), then the
+/// macros of its translation unit expanded. `None` when no macro is used (or the expansion
+/// ran out of budget: then the text as written is all there is).
 #[salsa::tracked(returns(clone))]
-pub fn file_attributes(db: &dyn Db, file: SourceFile) -> Arc<BTreeMap<String, FnAttributes>> {
+pub fn expanded_declarations(db: &dyn Db, file: SourceFile) -> Option<Arc<str>> {
+    let table = macro_table(db, file);
+    if table.is_empty() {
+        return None;
+    }
+    let text = blanked_bodies(db, file);
+    let e = build::expand(&text, 0..text.len(), &table, &Budget::default());
+    (e.expansions > 0 && !e.truncated).then(|| Arc::from(e.text))
+}
+
+/// The live text of `file` with what is between each function body's braces blanked.
+fn blanked_bodies(db: &dyn Db, file: SourceFile) -> String {
     let live = match live_text(db, file) {
         Some(t) => t,
         None => shared_text(db, file),
@@ -358,13 +370,16 @@ pub fn file_attributes(db: &dyn Db, file: SourceFile) -> Arc<BTreeMap<String, Fn
             }
         }
     }
-    let text = String::from_utf8(bytes).unwrap_or_else(|_| live.to_string());
-    let table = macro_table(db, file);
-    if table.is_empty() {
-        return Arc::new(build::function_attributes(&text));
+    String::from_utf8(bytes).unwrap_or_else(|_| live.to_string())
+}
+
+/// Attributes declared in `file` (read after expanding its macros: `NORETURN void die(…);`).
+#[salsa::tracked(returns(clone))]
+pub fn file_attributes(db: &dyn Db, file: SourceFile) -> Arc<BTreeMap<String, FnAttributes>> {
+    match expanded_declarations(db, file) {
+        Some(text) => Arc::new(build::function_attributes(&text)),
+        None => Arc::new(build::function_attributes(&blanked_bodies(db, file))),
     }
-    let e = build::expand(&text, 0..text.len(), &table, &Budget::default());
-    Arc::new(build::function_attributes(&e.text))
 }
 
 /// The files whose functions and declarations the program is made of: the workspace's, then

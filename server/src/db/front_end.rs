@@ -66,7 +66,18 @@ pub fn file_functions(db: &dyn Db, file: SourceFile) -> Vec<Function<'_>> {
 /// The declarations of one file: what other files' lowering may read.
 #[salsa::tracked(returns(clone))]
 pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<TypeEnv> {
-    Arc::new(file_syntax_items(db, file).env.clone())
+    let items = file_syntax_items(db, file);
+    match super::build::expanded_declarations(db, file) {
+        // Declared through macros (`ARRAY_HEAD(Name, T);`, `TAILQ_ENTRY(node) link;` in a
+        // struct): what the expansion declares first, the text as written for the rest.
+        Some(text) => {
+            let tree = crate::syntax::parse(&text, None);
+            let mut env = ir::collect_items(&tree, &text).env;
+            env.merge(&items.env);
+            Arc::new(env)
+        }
+        None => Arc::new(items.env.clone()),
+    }
 }
 
 /// Declarations of the whole workspace and the project headers it reaches, merged (first
