@@ -186,10 +186,15 @@ impl<'p> Arena<'p> {
                 // `(n + 1) - n` is 1: the difference of two offsets from one value (a
                 // capacity set to `size + 1`, tested against `size`).
                 _ if op == BinOp::Sub => match (self.offset_of(l), self.offset_of(r)) {
-                    ((Some(x), a), (Some(y), b)) if x == y => match a.checked_sub(b) {
-                        Some(v) => EKind::Int(v),
-                        None => EKind::Bin(op, l, r),
-                    },
+                    // Not for `<number>`/`<unknown>`: every occurrence may be another value.
+                    ((Some(x), a), (Some(y), b))
+                        if x == y && !crate::probe::state::mentions_unknown_value(self, x) =>
+                    {
+                        match a.checked_sub(b) {
+                            Some(v) => EKind::Int(v),
+                            None => EKind::Bin(op, l, r),
+                        }
+                    }
                     _ => EKind::Bin(op, l, r),
                 },
                 _ => EKind::Bin(op, l, r),
