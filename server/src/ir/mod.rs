@@ -355,6 +355,9 @@ pub struct FunctionIr {
     pub statics: Vec<(String, Type)>,
     pub string_literals: u32,
     pub fallbacks: Vec<Fallback>,
+    /// Numbers the function writes only as one C library constant's name (`EOF` for -1), for
+    /// showing conditions as written (`fputs(msg, stderr) != EOF`).
+    pub constant_names: Vec<(i64, String)>,
 }
 
 impl FunctionIr {

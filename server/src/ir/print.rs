@@ -79,9 +79,12 @@ fn c_expr(ir: &FunctionIr, e: ExprId, out: &mut String, depth: u32, src: bool) {
         return;
     }
     match ir.exprs.kind(e) {
-        ExprKind::Int(n) => {
-            let _ = write!(out, "{n}");
-        }
+        ExprKind::Int(n) => match ir.constant_names.iter().find(|(v, _)| v == n) {
+            Some((_, name)) if src => out.push_str(name),
+            _ => {
+                let _ = write!(out, "{n}");
+            }
+        },
         ExprKind::Scalar => out.push_str("<num>"),
         ExprKind::Unknown => out.push_str("<unknown>"),
         ExprKind::Addr(s @ (Symbol::Function(_) | Symbol::StringLit(_))) => {
@@ -345,4 +348,38 @@ pub fn write_function_with(
         writeln!(f, "  fallback {at}: {}", fb.reason)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::StmtKind;
+
+    /// The condition of the first `cond` node of `f`, as a trace note shows it.
+    fn first_cond(src: &str) -> String {
+        let ir = crate::ir::lower_snippet(src).1.remove(0);
+        let (l, op, r) = ir
+            .nodes
+            .iter()
+            .find_map(|n| match &n.stmt.kind {
+                StmtKind::Cond { lhs, op, rhs } => Some((*lhs, *op, *rhs)),
+                _ => None,
+            })
+            .expect("a condition");
+        format!(
+            "{} {} {}",
+            display_expr(&ir, l, Notation::Source),
+            op.symbol(),
+            display_expr(&ir, r, Notation::Source)
+        )
+    }
+
+    #[test]
+    fn a_library_constant_shows_by_name_unless_the_number_is_also_written() {
+        let named = "int f(int c) { if (c == EOF) return 1; return 0; }";
+        assert_eq!(first_cond(named), "c == EOF");
+        // `-1` written as a number too: which one a `-1` is cannot be told, the value shows.
+        let both = "int f(int c) { if (c == EOF) return -1; return 0; }";
+        assert_eq!(first_cond(both), "c == -1");
+    }
 }

@@ -21,6 +21,12 @@ impl Builder<'_> {
             statics: self.statics,
             string_literals: self.string_literals,
             fallbacks: self.fallbacks,
+            constant_names: self
+                .named_constants
+                .into_iter()
+                .filter(|(v, _)| !self.numbers.contains(v))
+                .filter_map(|(v, n)| Some((v, n?)))
+                .collect(),
         }
     }
 }

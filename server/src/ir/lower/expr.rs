@@ -15,6 +15,19 @@ impl Builder<'_> {
     }
 
     pub(super) fn int(&mut self, v: i64) -> ExprId {
+        self.numbers.insert(v);
+        self.expr(ExprKind::Int(v), Type::Int)
+    }
+
+    /// A C library constant (`EOF`): its value, and its name for display.
+    fn named_int(&mut self, v: i64, name: &str) -> ExprId {
+        let e = self
+            .named_constants
+            .entry(v)
+            .or_insert_with(|| Some(name.to_string()));
+        if e.as_deref() != Some(name) {
+            *e = None;
+        }
         self.expr(ExprKind::Int(v), Type::Int)
     }
 
@@ -401,7 +414,7 @@ impl Builder<'_> {
                 // A constant of the C library's headers (`EINVAL`, `EOF`), which are not
                 // parsed.
                 if let Some(v) = crate::ir::library::known_constant(name) {
-                    return self.int(v);
+                    return self.named_int(v, name);
                 }
                 // Declared in a header we cannot see (or a macro): read it as a global of
                 // unknown type. Treating it as a number could hide a pointer and wrongly

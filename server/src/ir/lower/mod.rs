@@ -297,6 +297,10 @@ struct Builder<'a> {
     gotos: Vec<PendingGoto>,
     depth: u32,
     fallbacks: Vec<Fallback>,
+    /// Values written as a C library constant's name (`EOF`), with the name, and values
+    /// written as numbers: what `FunctionIr::constant_names` is made of.
+    named_constants: std::collections::BTreeMap<i64, Option<String>>,
+    numbers: rustc_hash::FxHashSet<i64>,
     statics: Vec<(String, Type)>,
     string_literals: u32,
     local_structs: Vec<StructDef>,
@@ -345,6 +349,8 @@ impl<'a> Builder<'a> {
             gotos: vec![],
             depth: 0,
             fallbacks: vec![],
+            named_constants: Default::default(),
+            numbers: Default::default(),
             statics: vec![],
             string_literals: 0,
             local_structs: vec![],
