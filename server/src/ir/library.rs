@@ -469,6 +469,12 @@ pub fn is_noreturn(name: &str) -> bool {
 /// the `<errno.h>` codes (Linux's values; every one is positive, which is what `return
 /// -EINVAL;` and `if (rc < 0)` depend on), `EOF`, `EXIT_SUCCESS` and `EXIT_FAILURE`. Read only
 /// for a name the workspace does not define.
+/// Whether the C library allocator `name` returns zeroed memory (`calloc`): every read of
+/// the new block is 0 until something is stored.
+pub fn zeroes_memory(name: &str) -> bool {
+    name == "calloc"
+}
+
 pub fn known_constant(name: &str) -> Option<i64> {
     const ERRNO: &[(&str, i64)] = &[
         ("EPERM", 1),

@@ -586,6 +586,81 @@ impl<'p> Engine<'p> {
         self.finish_fact(f)
     }
 
+    /// Before `*e0 ← calloc(…)` (backwards): the new block's memory is all zero bytes, so
+    /// every read of it in the constraints and relations (`m->opened` where `m` is `*e0`) is
+    /// 0. `None` when that contradicts them (`m->opened != 0` right after the calloc).
+    pub(super) fn zero_new_block(&mut self, d: &Fact, e0: E) -> Option<Fact> {
+        let target = self.arena.deref(e0);
+        let mut f = d.clone();
+        let mut changed = false;
+        for c in f.constraints.iter_mut() {
+            let e = self.zero_reads(c.e, target);
+            if e != c.e {
+                c.e = e;
+                changed = true;
+            }
+        }
+        for r in f.relations.iter_mut() {
+            let (l, rr) = (self.zero_reads(r.l, target), self.zero_reads(r.r, target));
+            if (l, rr) != (r.l, r.r) {
+                *r = PtrRel::new(l, rr, r.eq);
+                changed = true;
+            }
+        }
+        if !changed {
+            return Some(f);
+        }
+        // A constraint on a number is decided now.
+        let mut keep = Vec::new();
+        for c in f.constraints.iter() {
+            match *self.arena.kind(c.e) {
+                EKind::Int(v) if !c.rel.eval(v, c.k) => return None,
+                EKind::Int(_) => {}
+                _ => keep.push(*c),
+            }
+        }
+        f.constraints = keep.into_iter().collect();
+        self.finish_fact(f)
+    }
+
+    /// `e` with every read of the block `target` points to replaced by 0.
+    fn zero_reads(&mut self, e: E, target: E) -> E {
+        match *self.arena.kind(e) {
+            EKind::Deref(x) => {
+                if crate::probe::state::block_root(&self.arena, x) == target {
+                    let ty = self.arena.ty(e).clone();
+                    return self.arena.mk(EKind::Int(0), &ty);
+                }
+                let x2 = self.zero_reads(x, target);
+                if x2 == x {
+                    e
+                } else {
+                    let ty = self.arena.ty(e).clone();
+                    self.arena.mk(EKind::Deref(x2), &ty)
+                }
+            }
+            EKind::Field(b, n) => {
+                let b2 = self.zero_reads(b, target);
+                if b2 == b {
+                    e
+                } else {
+                    let ty = self.arena.ty(e).clone();
+                    self.arena.mk(EKind::Field(b2, n), &ty)
+                }
+            }
+            EKind::Bin(op, l, r) => {
+                let (l2, r2) = (self.zero_reads(l, target), self.zero_reads(r, target));
+                if (l2, r2) == (l, r) {
+                    e
+                } else {
+                    let ty = self.arena.ty(e).clone();
+                    self.arena.mk(EKind::Bin(op, l2, r2), &ty)
+                }
+            }
+            _ => e,
+        }
+    }
+
     /// Whether `e` is of an integer type (typedefs resolved: `size_t` is one).
     fn is_integer(&self, e: E) -> bool {
         matches!(self.arena.env().resolve(self.arena.ty(e)), Type::Int)

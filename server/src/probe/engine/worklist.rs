@@ -342,6 +342,22 @@ impl<'p> Engine<'p> {
             }
             StmtKind::Alloc { addr, site } => {
                 let e0 = self.tr(func, *addr);
+                let d = if crate::ir::library::zeroes_memory(&site.allocator) {
+                    match self.zero_new_block(&d, e0) {
+                        Some(f) => f,
+                        None => {
+                            let t = self.stmt_text(func, node);
+                            self.refute(
+                                func,
+                                node,
+                                format!("`{t}` (zeroed memory) contradicts it"),
+                            );
+                            return;
+                        }
+                    }
+                } else {
+                    d
+                };
                 match self.alloc(&d, e0) {
                     AllocResult::Contradiction => {
                         let t = self.stmt_text(func, node);
