@@ -515,119 +515,17 @@ pub fn fresh_writes(ir: &FunctionIr) -> super::FreshWrites {
     if cands.is_empty() || cands.len() > 64 {
         return out;
     }
+    // Nothing but an allocation makes a block fresh here.
+    let Some((fresh_in, kill)) = fresh_dataflow(ir, &cands, &|_| false) else {
+        // Did not settle: claim nothing.
+        return out;
+    };
     let bit = |l: LocalId| -> u64 {
         match cands.iter().position(|c| *c == l) {
             Some(i) => 1u64 << i,
             None => 0,
         }
     };
-    let all: u64 = if cands.len() == 64 {
-        u64::MAX
-    } else {
-        (1u64 << cands.len()) - 1
-    };
-    // The candidates a statement makes stale (`kill`) and fresh (`gen`).
-    let n = ir.nodes.len();
-    let mut kill = vec![0u64; n];
-    let mut gen_ = vec![0u64; n];
-    for id in ir.node_ids() {
-        let i = id.0 as usize;
-        let mut k = 0u64;
-        let mut unknown = false;
-        let mut uses = |e: ExprId, as_base: bool, k: &mut u64| {
-            escaping_uses(ir, e, as_base, &mut |l| *k |= bit(l), &mut unknown);
-        };
-        match &ir.node(id).stmt.kind {
-            StmtKind::Assign { addr, value } => {
-                uses(*addr, true, &mut k);
-                uses(*value, false, &mut k);
-                k |= written_local(ir, *addr).map_or(0, bit);
-            }
-            StmtKind::Alloc { addr, .. } => {
-                uses(*addr, true, &mut k);
-                if let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(*addr) {
-                    gen_[i] = bit(*l);
-                } else {
-                    k |= written_local(ir, *addr).map_or(0, bit);
-                }
-            }
-            StmtKind::Free { ptr } => {
-                uses(*ptr, false, &mut k);
-                if let ExprKind::Deref(a) = ir.exprs.kind(*ptr)
-                    && let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(*a)
-                {
-                    k |= bit(*l);
-                }
-            }
-            StmtKind::Cond { lhs, rhs, .. } => {
-                // A comparison reads the value without keeping it.
-                for e in [*lhs, *rhs] {
-                    if let ExprKind::Deref(a) = ir.exprs.kind(e)
-                        && matches!(ir.exprs.kind(*a), ExprKind::Addr(Symbol::Local(_)))
-                    {
-                        continue;
-                    }
-                    uses(e, false, &mut k);
-                }
-            }
-            StmtKind::Call { dest, callee, args } => {
-                for a in args {
-                    uses(*a, false, &mut k);
-                }
-                if let Callee::Indirect(f) = callee {
-                    uses(*f, false, &mut k);
-                }
-                if let Some(d) = dest {
-                    uses(*d, true, &mut k);
-                    k |= written_local(ir, *d).map_or(0, bit);
-                }
-            }
-            StmtKind::Return { value: Some(v) } => uses(*v, false, &mut k),
-            StmtKind::ScopeBegin { locals } | StmtKind::ScopeEnd { locals, .. } => {
-                for l in locals {
-                    k |= bit(*l);
-                }
-            }
-            StmtKind::Opaque { .. } => k = all,
-            StmtKind::Enter | StmtKind::Nop | StmtKind::Return { value: None } => {}
-        }
-        if unknown {
-            k = all;
-        }
-        kill[i] = k;
-    }
-    // fresh_in[x] = ∩ over predecessors of (fresh_in[p] − kill[p]) ∪ gen[p]; nothing at entry.
-    let mut fresh_in = vec![all; n];
-    fresh_in[ir.entry.0 as usize] = 0;
-    let mut changed = true;
-    let mut rounds = 0;
-    while changed && rounds < 1000 {
-        changed = false;
-        rounds += 1;
-        for id in ir.node_ids() {
-            let i = id.0 as usize;
-            if id == ir.entry {
-                continue;
-            }
-            let mut v = all;
-            let preds = &ir.node(id).preds;
-            if preds.is_empty() {
-                v = 0;
-            }
-            for p in preds {
-                let pi = p.0 as usize;
-                v &= (fresh_in[pi] & !kill[pi]) | gen_[pi];
-            }
-            if v != fresh_in[i] {
-                fresh_in[i] = v;
-                changed = true;
-            }
-        }
-    }
-    if changed {
-        // Did not settle: claim nothing.
-        return out;
-    }
     for id in ir.node_ids() {
         if let StmtKind::Assign { addr, .. } = &ir.node(id).stmt.kind
             && let Some(l) = field_base_local(ir, *addr)
@@ -682,13 +580,32 @@ pub fn fresh_values(ir: &FunctionIr, fresh_call: &dyn Fn(&str) -> bool) -> super
     if locals.is_empty() {
         return none;
     }
+    match fresh_dataflow(ir, &locals, fresh_call) {
+        Some((before, _)) => super::FreshValues { locals, before },
+        None => none,
+    }
+}
+
+/// The forward must-analysis behind [`fresh_writes`] and [`fresh_values`] over `locals` (at
+/// most 64; bit `i` is `locals[i]`): a local becomes fresh where it receives an allocation (or
+/// the result of a call `fresh_call` names), and stops being fresh at any other use of its
+/// value than as the base of a field or dereference (`escaping_uses`), at any write to it or
+/// hand-off of its address (`address_uses`), at `free`, at its scope's bounds, at statements
+/// the front end could not model and where expressions are unknown. Returns, per node, the
+/// locals fresh right before it and those it makes stale; `None` when the iteration does not
+/// settle.
+fn fresh_dataflow(
+    ir: &FunctionIr,
+    locals: &[LocalId],
+    fresh_call: &dyn Fn(&str) -> bool,
+) -> Option<(Vec<u64>, Vec<u64>)> {
     let bit = |l: LocalId| -> u64 {
         match locals.iter().position(|c| *c == l) {
             Some(i) => 1u64 << i,
             None => 0,
         }
     };
-    let all: u64 = if locals.len() == 64 {
+    let all: u64 = if locals.len() >= 64 {
         u64::MAX
     } else {
         (1u64 << locals.len()) - 1
@@ -728,6 +645,7 @@ pub fn fresh_values(ir: &FunctionIr, fresh_call: &dyn Fn(&str) -> bool) -> super
                 }
             }
             StmtKind::Cond { lhs, rhs, .. } => {
+                // A comparison reads the value without keeping it.
                 for e in [*lhs, *rhs] {
                     if let ExprKind::Deref(a) = ir.exprs.kind(e)
                         && matches!(ir.exprs.kind(*a), ExprKind::Addr(Symbol::Local(_)))
@@ -769,6 +687,7 @@ pub fn fresh_values(ir: &FunctionIr, fresh_call: &dyn Fn(&str) -> bool) -> super
         }
         kill[i] = k;
     }
+    // before[x] = ∩ over predecessors of (before[p] − kill[p]) ∪ gen[p]; nothing at entry.
     let mut before = vec![all; n];
     before[ir.entry.0 as usize] = 0;
     let mut changed = true;
@@ -793,10 +712,7 @@ pub fn fresh_values(ir: &FunctionIr, fresh_call: &dyn Fn(&str) -> bool) -> super
             }
         }
     }
-    if changed {
-        return none;
-    }
-    super::FreshValues { locals, before }
+    (!changed).then_some((before, kill))
 }
 
 /// Calls `taken(l)` for each address-taken local whose address `e` uses other than as the

@@ -548,20 +548,18 @@ impl<'p> Engine<'p> {
                 // Two integer values compared (`a->capacity > a->size`): a constraint on their
                 // difference, oriented by the expressions' ids, so that the opposite test of
                 // the same two values (`a->capacity <= a->size`) contradicts it.
-                // Known offsets move to the constant: `cap > size + 1` is `cap - size > 1`.
-                let (lb, lk) = self.arena.offset_of(l);
-                let (rb, rk) = self.arena.offset_of(r);
-                let (lb, rb) = (lb.unwrap_or(l), rb.unwrap_or(r));
-                let k = rk.checked_sub(lk);
-                let (a, b, rel) = if lb.0 < rb.0 {
-                    (lb, rb, rel)
-                } else {
-                    (rb, lb, rel.flip())
-                };
-                if let Some(k) = k
-                    && a != b
+                // Known offsets move to the constant: `cap > size + 1` is `cap - size > 1`
+                // (`lb + lk rel rb + rk` is `lb - rb rel rk - lk`).
+                if let ((Some(lb), lk), (Some(rb), rk)) =
+                    (self.arena.offset_of(l), self.arena.offset_of(r))
+                    && lb != rb
+                    && let Some(k) = rk.checked_sub(lk)
+                    && let Some((a, b, rel, k)) = if lb.0 < rb.0 {
+                        Some((lb, rb, rel, k))
+                    } else {
+                        k.checked_neg().map(|k| (rb, lb, rel.flip(), k))
+                    }
                 {
-                    let k = if lb.0 < rb.0 { k } else { -k };
                     let diff = self.arena.mk(
                         EKind::Bin(crate::ir::BinOp::Sub, a, b),
                         &crate::ir::Type::Int,
@@ -591,35 +589,43 @@ impl<'p> Engine<'p> {
     /// 0. `None` when that contradicts them (`m->opened != 0` right after the calloc).
     pub(super) fn zero_new_block(&mut self, d: &Fact, e0: E) -> Option<Fact> {
         let target = self.arena.deref(e0);
+        let cs: Vec<(Constraint, E)> = d
+            .constraints
+            .iter()
+            .map(|c| (*c, self.zero_reads(c.e, target)))
+            .collect();
+        let rs: Vec<(PtrRel, E, E)> = d
+            .relations
+            .iter()
+            .map(|r| {
+                (
+                    *r,
+                    self.zero_reads(r.l, target),
+                    self.zero_reads(r.r, target),
+                )
+            })
+            .collect();
+        if cs.iter().all(|(c, e)| c.e == *e) && rs.iter().all(|(r, l, rr)| (r.l, r.r) == (*l, *rr))
+        {
+            return Some(d.clone());
+        }
         let mut f = d.clone();
-        let mut changed = false;
-        for c in f.constraints.iter_mut() {
-            let e = self.zero_reads(c.e, target);
-            if e != c.e {
-                c.e = e;
-                changed = true;
-            }
-        }
-        for r in f.relations.iter_mut() {
-            let (l, rr) = (self.zero_reads(r.l, target), self.zero_reads(r.r, target));
-            if (l, rr) != (r.l, r.r) {
-                *r = PtrRel::new(l, rr, r.eq);
-                changed = true;
-            }
-        }
-        if !changed {
-            return Some(f);
-        }
-        // A constraint on a number is decided now.
-        let mut keep = Vec::new();
-        for c in f.constraints.iter() {
-            match *self.arena.kind(c.e) {
+        f.constraints.clear();
+        f.relations.clear();
+        // As in `assign`: a constraint whose expression became a number is evaluated, a
+        // relation with a side that became one is a constraint (`add_rel`).
+        for (c, e) in cs {
+            match *self.arena.kind(e) {
                 EKind::Int(v) if !c.rel.eval(v, c.k) => return None,
                 EKind::Int(_) => {}
-                _ => keep.push(*c),
+                _ => f.constraints.push(Constraint { e, ..c }),
             }
         }
-        f.constraints = keep.into_iter().collect();
+        for (r, l, rr) in rs {
+            if !self.add_rel(&mut f, l, rr, r.eq) {
+                return None;
+            }
+        }
         self.finish_fact(f)
     }
 
