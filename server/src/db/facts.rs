@@ -381,9 +381,10 @@ pub fn callee_facts(db: &dyn Db, file: SourceFile, name: &str) -> CalleeFacts {
     } else if let Some(k) = known_function(name) {
         let returns = match k.returns {
             Returns::Number => "returns a number (or nothing)",
-            Returns::FirstArgument => "returns its first argument or a pointer into it",
+            Returns::FirstArgument => "returns its first argument",
+            Returns::IntoFirstArgument => "returns a pointer into its first argument, or NULL",
             Returns::StaticMemory => {
-                "returns static or library-owned memory, never a block to free"
+                "returns static or library-owned memory (never a block to free), or NULL"
             }
         };
         let writes = if k.writes_first_argument {

@@ -213,9 +213,12 @@ impl LibraryModel {
 pub enum Returns {
     /// A number, or nothing.
     Number,
-    /// Its first argument, or a pointer into it (`memcpy`, `strcpy`, `strchr`).
+    /// Its first argument (`memcpy`, `strcpy`).
     FirstArgument,
-    /// Static or library-owned memory, never a heap block the program must free (`getenv`).
+    /// A pointer into its first argument's block, or NULL (`strchr`, `strstr`, `strtok`).
+    IntoFirstArgument,
+    /// Static or library-owned memory, never a heap block the program must free, or NULL
+    /// (`getenv`, `fopen`).
     StaticMemory,
 }
 
@@ -243,7 +246,7 @@ pub fn known_function(name: &str) -> Option<Known> {
         }
         "strchr" | "strrchr" | "strstr" | "strpbrk" | "memchr" | "memrchr" | "strcasestr"
         | "strtok" | "strtok_r" | "strsep" | "basename" | "wcschr" | "wcsrchr" | "wcsstr" => {
-            known(FirstArgument, false)
+            known(IntoFirstArgument, false)
         }
         "getenv" | "secure_getenv" | "strerror" | "ctime" | "asctime" | "localtime" | "gmtime"
         | "setlocale" | "localeconv" | "__errno_location" | "getpwnam" | "getpwuid"

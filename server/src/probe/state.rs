@@ -457,10 +457,11 @@ pub fn infeasible(a: &mut Arena, f: &Fact) -> bool {
     if h.iter().any(|e| miss(a, f, *e)) || constraints_unsat(a, f) || rels_unsat(a, f) {
         return true;
     }
-    // An interior pointer of a hit pointer hits too.
+    // An interior pointer of a hit pointer hits too. Not one at an offset the analysis does
+    // not name: `s + <number>` stands for a library result that may be NULL (`strchr`).
     f.misses.iter().any(|m| {
         let root = block_root(a, *m);
-        root != *m && f.is_hit(root)
+        root != *m && f.is_hit(root) && !mentions_unknown_value(a, *m)
     })
 }
 

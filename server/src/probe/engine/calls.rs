@@ -88,6 +88,33 @@ impl<'p> Engine<'p> {
                 Frames::CompressReuse
             };
         }
+        // A call that can only refine the path's constraints (the cell is not passed to it,
+        // nothing it may write or free holds or names the cell, its result is not the
+        // reference) is applied like a call past the depth limit when exploring it would walk
+        // much code: what its MOD summary says it may write is forgotten, and the constants
+        // it can return are kept (`returns`). Not when the MOD summary cannot cover it (calls
+        // through pointers, opaque code): it is explored as before, since treating it as
+        // body-less would assume that an argument not known to hold the cell does not.
+        if !targets.is_empty()
+            && !dest_hit
+            && frames == Frames::Exact
+            && self.heavy(&targets)
+            && let Some(w) = self.mod_union(&targets)
+        {
+            let w = self.with_slot_args(&targets, w, &args_e);
+            if self.cell_untouched(d, &w, dest_e, &args_e)
+                && !targets.iter().any(|g| self.may_free_cell(d, *g))
+            {
+                if let Some(st) = self.stats.as_mut() {
+                    st.explored("summarised: large, only constraints read it");
+                }
+                let returns = self.return_constants_of(&targets);
+                self.unexplored_call(
+                    id, func, node, ctx, d, &targets, &w, dest_e, &args_e, returns,
+                );
+                return;
+            }
+        }
         // Callees that cannot touch the fact, or too deep to explore, are applied through
         // their MOD summaries instead of being explored (the union of the targets' for a call
         // through a function pointer).
@@ -97,7 +124,10 @@ impl<'p> Engine<'p> {
                 let relevant = self.call_relevant(d, &w, dest_e, &args_e)
                     || targets.iter().any(|g| self.may_free_cell(d, *g));
                 if !relevant || (depth >= max_depth && frames == Frames::Exact) {
-                    self.unexplored_call(id, func, node, ctx, d, &targets, &w, dest_e, &args_e);
+                    let returns = self.return_constants_of(&targets);
+                    self.unexplored_call(
+                        id, func, node, ctx, d, &targets, &w, dest_e, &args_e, returns,
+                    );
                     return;
                 }
                 if self.stats.is_some() {
@@ -176,7 +206,7 @@ impl<'p> Engine<'p> {
             && let Some(w) = self.mod_regions(*g)
         {
             let w = self.with_slot_args(&[*g], w, &args_e);
-            self.unexplored_call(id, func, node, ctx, d, &[*g], &w, dest_e, &args_e);
+            self.unexplored_call(id, func, node, ctx, d, &[*g], &w, dest_e, &args_e, None);
         }
     }
 
@@ -206,6 +236,7 @@ impl<'p> Engine<'p> {
         w: &RegionSet,
         dest_e: Option<E>,
         args_e: &[E],
+        returns: Option<std::sync::Arc<[i64]>>,
     ) {
         let mut ms = crate::regions::ModSet::default();
         for &g in gs {
@@ -244,14 +275,91 @@ impl<'p> Engine<'p> {
         }
         let at = self.loc(func, node);
         let Some(mut f) =
-            self.summarise_call(d, (!writes_nothing_old).then_some(w), dest_e, (&callee, at))
+            self.summarise_call(d, (!writes_nothing_old).then_some(w), None, (&callee, at))
         else {
             let t = self.stmt_text(func, node);
             self.refute(func, node, format!("`{t}` contradicts it"));
             return;
         };
         f.tainted |= made_inside;
-        self.insert_preds(func, node, ctx, f, Prov::Edge(id));
+        self.with_result(id, func, node, ctx, f, dest_e, returns, &callee);
+    }
+
+    /// Backwards over the assignment of a summarised call's result to `dest`: with the
+    /// constants the callee can return (`returns`), one fact per value; otherwise an unknown
+    /// value. The facts go to the call's predecessors.
+    #[allow(clippy::too_many_arguments)]
+    fn with_result(
+        &mut self,
+        id: SlotId,
+        func: FuncId,
+        node: NodeId,
+        ctx: Ctx,
+        f: Fact,
+        dest: Option<E>,
+        returns: Option<std::sync::Arc<[i64]>>,
+        callee: &str,
+    ) {
+        let Some(de) = dest else {
+            self.insert_preds(func, node, ctx, f, Prov::Edge(id));
+            return;
+        };
+        let Some(vs) = returns else {
+            let u = self.arena.mk(EKind::Unknown, &Type::Unknown);
+            match self.assign(&f, de, u) {
+                Some(g) => self.insert_preds(func, node, ctx, g, Prov::Edge(id)),
+                None => self.refute(func, node, "the call's result contradicts it".into()),
+            }
+            return;
+        };
+        let place = self.arena.deref(de);
+        let ty = self.arena.ty(place).clone();
+        let mut any = false;
+        for &v in vs.iter() {
+            let k = self.arena.mk(EKind::Int(v), &ty);
+            if let Some(g) = self.assign(&f, de, k) {
+                any = true;
+                self.insert_preds(func, node, ctx, g, Prov::Edge(id));
+            }
+        }
+        if !any {
+            let shown: Vec<String> = vs.iter().map(|v| v.to_string()).collect();
+            self.refute(
+                func,
+                node,
+                format!("`{callee}` returns only {}", shown.join(", ")),
+            );
+        }
+    }
+
+    /// The constants a call of `targets` can return, when each target returns only
+    /// constants (`returns::return_constants`).
+    fn return_constants_of(&mut self, targets: &[FuncId]) -> Option<std::sync::Arc<[i64]>> {
+        let mut all: Vec<i64> = Vec::new();
+        for &g in targets {
+            all.extend(self.return_constants(g)?.iter().copied());
+        }
+        all.sort_unstable();
+        all.dedup();
+        Some(all.into())
+    }
+
+    /// Whether a call cannot touch the cell: no hit, miss or relation reads what it may
+    /// write (`w`) or its destination, and no argument is (part of) a hit.
+    fn cell_untouched(&mut self, d: &Fact, w: &RegionSet, dest: Option<E>, args: &[E]) -> bool {
+        if self.arg_holds_hit(d, args) {
+            return false;
+        }
+        let cell: Vec<E> = d
+            .hits
+            .iter()
+            .chain(d.misses.iter())
+            .copied()
+            .chain(d.relations.iter().flat_map(|r| [r.l, r.r]))
+            .collect();
+        let dw = dest.map(|de| self.arena.pt(de));
+        cell.iter()
+            .all(|e| self.disjoint(*e, w) && dw.as_ref().is_none_or(|dw| self.disjoint(*e, dw)))
     }
 
     /// What a call of `g` with arguments `args` may write: its MOD regions `w`, and when it
@@ -474,12 +582,21 @@ impl<'p> Engine<'p> {
                         Some(&a0) => a0,
                         None => self.arena.mk(EKind::Unknown, &Type::Unknown),
                     },
+                    // A pointer into a block, or NULL: the block's address plus an offset
+                    // the analysis does not name, so that whether it is NULL stays open
+                    // (`strchr` finds nothing, `fopen` fails) and it is never the cell
+                    // unless the block is.
+                    Returns::IntoFirstArgument => match args.first() {
+                        Some(&a0) => self.somewhere_in(a0),
+                        None => self.arena.mk(EKind::Unknown, &Type::Unknown),
+                    },
                     Returns::StaticMemory => {
                         let s = self.arena.string("<library static memory>");
-                        self.arena.mk(
+                        let a = self.arena.mk(
                             EKind::Addr(Sym::Global(s)),
                             &Type::pointer_to(Type::Unknown),
-                        )
+                        );
+                        self.somewhere_in(a)
                     }
                 }
             }
@@ -542,6 +659,15 @@ impl<'p> Engine<'p> {
             Some(f) => Ok(f),
             None => Err(PathEnd::Refuted("contradiction at the call".into())),
         }
+    }
+
+    /// `base + <number>`: a pointer into the block `base` points to, or NULL (a library
+    /// result), of `base`'s type.
+    fn somewhere_in(&mut self, base: E) -> E {
+        let ty = self.arena.ty(base).clone();
+        let off = self.arena.mk(EKind::Num, &Type::Int);
+        self.arena
+            .mk(EKind::Bin(crate::ir::BinOp::Add, base, off), &ty)
     }
 
     /// Why a call of `targets` cannot return, when none of them can.

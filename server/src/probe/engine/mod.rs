@@ -16,6 +16,8 @@
 //!   `havoc`;
 //! - `calls`: a call node (`at_call`): which callees are explored, MOD summaries
 //!   (`unexplored_call`), body-less and library calls (`bodyless_call`);
+//! - `returns`: for a large call that only refines the path's constraints, the constants
+//!   its callee can return and whether it is large (`return_constants`, `heavy`);
 //! - `mapping`: Map (`enter_callee`) and Unmap (`unmap`), contexts, registrations,
 //!   summaries, parameter bindings, renaming of frames;
 //! - `frames`: pure-descent recursion: footprints, chain contexts, `frames_apart`,
@@ -31,6 +33,7 @@ mod calls;
 mod disjoint;
 mod frames;
 mod mapping;
+mod returns;
 mod stats;
 mod transfer;
 mod verdict;
@@ -110,6 +113,10 @@ struct Caches {
     footprints: FxHashMap<FuncId, Option<Arc<Footprint>>>,
     /// Address-taken locals whose address never reaches memory (`Program::unescaped_locals`).
     unescaped: FxHashMap<FuncId, Arc<Vec<LocalId>>>,
+    /// The constants each function can return, when it returns only constants (`returns`).
+    return_constants: FxHashMap<FuncId, Option<Arc<[i64]>>>,
+    /// Statements a call of each function may walk (`returns::heavy`).
+    weights: FxHashMap<FuncId, usize>,
 }
 
 /// What the engine is looking at: set while a slot is processed (or a fact stored), read by

@@ -356,6 +356,14 @@ impl<'p> Engine<'p> {
         if self.arena.contains(e, target) && self.context_disjoint(e, target, w) {
             return Some(self.arena.substitute(e, target, e1));
         }
+        // Arithmetic (a difference constraint's `a->capacity - a->size`): each operand on its
+        // own, as the locations they read may be told apart one by one.
+        if let EKind::Bin(op, l, r) = *self.arena.kind(e) {
+            let l2 = self.past_write(d, l, w, e0, e1)?;
+            let r2 = self.past_write(d, r, w, e0, e1)?;
+            let ty = self.arena.ty(e).clone();
+            return Some(self.arena.mk(EKind::Bin(op, l2, r2), &ty));
+        }
         None
     }
 
@@ -540,8 +548,7 @@ impl<'p> Engine<'p> {
                 })
             }
             _ if l != r
-                && self.is_integer(l)
-                && self.is_integer(r)
+                && self.integer_comparison(l, r)
                 && !crate::probe::state::mentions_unknown_value(&self.arena, l)
                 && !crate::probe::state::mentions_unknown_value(&self.arena, r) =>
             {
@@ -670,6 +677,15 @@ impl<'p> Engine<'p> {
     /// Whether `e` is of an integer type (typedefs resolved: `size_t` is one).
     fn is_integer(&self, e: E) -> bool {
         matches!(self.arena.env().resolve(self.arena.ty(e)), Type::Int)
+    }
+
+    /// Whether `l` and `r` compare as integers: both are, or one is and the other's type is
+    /// unknown (an identifier declared nowhere the front end can see, such as a constant
+    /// from a generated header: compared with an integer, C makes it arithmetic).
+    fn integer_comparison(&self, l: E, r: E) -> bool {
+        let untyped = |e: E| matches!(self.arena.env().resolve(self.arena.ty(e)), Type::Unknown);
+        (self.is_integer(l) && (self.is_integer(r) || untyped(r)))
+            || (untyped(l) && self.is_integer(r))
     }
 
     fn mentions_locals(&self, e: E, f: FuncId, locals: &FxHashSet<LocalId>) -> bool {
