@@ -110,7 +110,16 @@ impl<'p> Engine<'p> {
                 }
                 let returns = self.return_constants_of(&targets);
                 self.unexplored_call(
-                    id, func, node, ctx, d, &targets, &w, dest_e, &args_e, returns,
+                    id,
+                    func,
+                    node,
+                    ctx,
+                    d,
+                    &targets,
+                    &w,
+                    dest_e,
+                    &args_e,
+                    (returns, true),
                 );
                 return;
             }
@@ -126,7 +135,16 @@ impl<'p> Engine<'p> {
                 if !relevant || (depth >= max_depth && frames == Frames::Exact) {
                     let returns = self.return_constants_of(&targets);
                     self.unexplored_call(
-                        id, func, node, ctx, d, &targets, &w, dest_e, &args_e, returns,
+                        id,
+                        func,
+                        node,
+                        ctx,
+                        d,
+                        &targets,
+                        &w,
+                        dest_e,
+                        &args_e,
+                        (returns, false),
                     );
                     return;
                 }
@@ -206,7 +224,18 @@ impl<'p> Engine<'p> {
             && let Some(w) = self.mod_regions(*g)
         {
             let w = self.with_slot_args(&[*g], w, &args_e);
-            self.unexplored_call(id, func, node, ctx, d, &[*g], &w, dest_e, &args_e, None);
+            self.unexplored_call(
+                id,
+                func,
+                node,
+                ctx,
+                d,
+                &[*g],
+                &w,
+                dest_e,
+                &args_e,
+                (None, false),
+            );
         }
     }
 
@@ -236,7 +265,7 @@ impl<'p> Engine<'p> {
         w: &RegionSet,
         dest_e: Option<E>,
         args_e: &[E],
-        returns: Option<std::sync::Arc<[i64]>>,
+        (returns, instead_of_exploring): (Option<std::sync::Arc<[i64]>>, bool),
     ) {
         let mut ms = crate::regions::ModSet::default();
         for &g in gs {
@@ -282,12 +311,23 @@ impl<'p> Engine<'p> {
             return;
         };
         f.tainted |= made_inside;
-        self.with_result(id, func, node, ctx, f, dest_e, returns, &callee);
+        // A call summarised instead of explored (`at_call`): a constraint or relation it
+        // forgot may be one its body would have decided.
+        let assume = instead_of_exploring.then(|| {
+            f.constraints.len() < d.constraints.len() || f.relations.len() < d.relations.len()
+        });
+        self.with_result(id, func, node, ctx, f, dest_e, (returns, assume), &callee);
     }
 
     /// Backwards over the assignment of a summarised call's result to `dest`: with the
     /// constants the callee can return (`returns`), one fact per value; otherwise an unknown
     /// value. The facts go to the call's predecessors.
+    ///
+    /// `assume` is set for a call summarised instead of explored, with whether the summary
+    /// already forgot part of the path condition: a fact that lost a constraint or relation
+    /// there is `assumed`, so that a leak found on it is `unproved (imprecise)` rather than
+    /// reported (the callee's body might have ruled the path out), while a contradiction
+    /// found past it is still a proof.
     #[allow(clippy::too_many_arguments)]
     fn with_result(
         &mut self,
@@ -295,11 +335,14 @@ impl<'p> Engine<'p> {
         func: FuncId,
         node: NodeId,
         ctx: Ctx,
-        f: Fact,
+        mut f: Fact,
         dest: Option<E>,
-        returns: Option<std::sync::Arc<[i64]>>,
+        (returns, assume): (Option<std::sync::Arc<[i64]>>, Option<bool>),
         callee: &str,
     ) {
+        if assume == Some(true) {
+            f.assumed = true;
+        }
         let Some(de) = dest else {
             self.insert_preds(func, node, ctx, f, Prov::Edge(id));
             return;
@@ -307,7 +350,15 @@ impl<'p> Engine<'p> {
         let Some(vs) = returns else {
             let u = self.arena.mk(EKind::Unknown, &Type::Unknown);
             match self.assign(&f, de, u) {
-                Some(g) => self.insert_preds(func, node, ctx, g, Prov::Edge(id)),
+                Some(mut g) => {
+                    if assume.is_some()
+                        && (g.constraints.len() < f.constraints.len()
+                            || g.relations.len() < f.relations.len())
+                    {
+                        g.assumed = true;
+                    }
+                    self.insert_preds(func, node, ctx, g, Prov::Edge(id))
+                }
                 None => self.refute(func, node, "the call's result contradicts it".into()),
             }
             return;
