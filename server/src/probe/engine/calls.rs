@@ -88,51 +88,34 @@ impl<'p> Engine<'p> {
                 Frames::CompressReuse
             };
         }
-        // A call that can only refine the path's constraints (the cell is not passed to it,
-        // nothing it may write or free holds or names the cell, its result is not the
-        // reference) is applied like a call past the depth limit when exploring it would walk
-        // much code: what its MOD summary says it may write is forgotten, and the constants
-        // it can return are kept (`returns`). Not when the MOD summary cannot cover it (calls
-        // through pointers, opaque code): it is explored as before, since treating it as
-        // body-less would assume that an argument not known to hold the cell does not.
-        if !targets.is_empty()
-            && !dest_hit
-            && frames == Frames::Exact
-            && self.heavy(&targets)
-            && let Some(w) = self.mod_union(&targets)
-        {
-            let w = self.with_slot_args(&targets, w, &args_e);
-            if self.cell_untouched(d, &w, dest_e, &args_e)
-                && !targets.iter().any(|g| self.may_free_cell(d, *g))
-            {
-                if let Some(st) = self.stats.as_mut() {
-                    st.explored("summarised: large, only constraints read it");
-                }
-                let returns = self.return_constants_of(&targets);
-                self.unexplored_call(
-                    id,
-                    func,
-                    node,
-                    ctx,
-                    d,
-                    &targets,
-                    &w,
-                    dest_e,
-                    &args_e,
-                    (returns, true),
-                );
-                return;
-            }
-        }
         // Callees that cannot touch the fact, or too deep to explore, are applied through
         // their MOD summaries instead of being explored (the union of the targets' for a call
         // through a function pointer).
+        //
+        // A call that can only refine the path's constraints (the cell is not passed to it,
+        // nothing it may write or free holds or names the cell, its result is not the
+        // reference) is summarised too when exploring it would walk much code (`heavy`),
+        // keeping the constants it can return (`returns`); what the summary forgets of the
+        // path condition makes the fact `assumed` (`with_result`). Not when the MOD summary
+        // cannot cover the callee (calls through pointers, opaque code): treating it as
+        // body-less would assume that an argument not known to hold the cell does not.
         if !targets.is_empty() {
             if let Some(w) = self.mod_union(&targets) {
                 let w = self.with_slot_args(&targets, w, &args_e);
-                let relevant = self.call_relevant(d, &w, dest_e, &args_e)
-                    || targets.iter().any(|g| self.may_free_cell(d, *g));
-                if !relevant || (depth >= max_depth && frames == Frames::Exact) {
+                let may_free = targets.iter().any(|g| self.may_free_cell(d, *g));
+                let instead_of_exploring = !dest_hit
+                    && frames == Frames::Exact
+                    && !may_free
+                    && self.heavy(&targets)
+                    && self.cell_untouched(d, &w, dest_e, &args_e);
+                let relevant = may_free || self.call_relevant(d, &w, dest_e, &args_e);
+                if instead_of_exploring
+                    || !relevant
+                    || (depth >= max_depth && frames == Frames::Exact)
+                {
+                    if instead_of_exploring && let Some(st) = self.stats.as_mut() {
+                        st.explored("summarised: large, only constraints read it");
+                    }
                     let returns = self.return_constants_of(&targets);
                     self.unexplored_call(
                         id,
@@ -144,7 +127,7 @@ impl<'p> Engine<'p> {
                         &w,
                         dest_e,
                         &args_e,
-                        (returns, false),
+                        (returns, instead_of_exploring),
                     );
                     return;
                 }
@@ -398,19 +381,14 @@ impl<'p> Engine<'p> {
     /// Whether a call cannot touch the cell: no hit, miss or relation reads what it may
     /// write (`w`) or its destination, and no argument is (part of) a hit.
     fn cell_untouched(&mut self, d: &Fact, w: &RegionSet, dest: Option<E>, args: &[E]) -> bool {
-        if self.arg_holds_hit(d, args) {
-            return false;
-        }
-        let cell: Vec<E> = d
-            .hits
-            .iter()
-            .chain(d.misses.iter())
-            .copied()
-            .chain(d.relations.iter().flat_map(|r| [r.l, r.r]))
-            .collect();
+        !self.arg_holds_hit(d, args) && !self.reads_written(&cell_exprs(d), w, dest)
+    }
+
+    /// Whether one of `es` reads what a call may write: `w`, or its destination `dest`.
+    fn reads_written(&mut self, es: &[E], w: &RegionSet, dest: Option<E>) -> bool {
         let dw = dest.map(|de| self.arena.pt(de));
-        cell.iter()
-            .all(|e| self.disjoint(*e, w) && dw.as_ref().is_none_or(|dw| self.disjoint(*e, dw)))
+        es.iter()
+            .any(|e| !self.disjoint(*e, w) || dw.as_ref().is_some_and(|dw| !self.disjoint(*e, dw)))
     }
 
     /// What a call of `g` with arguments `args` may write: its MOD regions `w`, and when it
@@ -487,24 +465,9 @@ impl<'p> Engine<'p> {
     /// the callee may write (`w`), the destination is read by the fact, or an argument is
     /// (part of) a hit expression.
     fn call_relevant(&mut self, d: &Fact, w: &RegionSet, dest: Option<E>, args: &[E]) -> bool {
-        let exprs: Vec<E> = d
-            .hits
-            .iter()
-            .chain(d.misses.iter())
-            .copied()
-            .chain(d.constraints.iter().map(|c| c.e))
-            .chain(d.relations.iter().flat_map(|r| [r.l, r.r]))
-            .collect();
-        if exprs.iter().any(|e| !self.disjoint(*e, w)) {
-            return true;
-        }
-        if let Some(de) = dest {
-            let dw = self.arena.pt(de);
-            if exprs.iter().any(|e| !self.disjoint(*e, &dw)) {
-                return true;
-            }
-        }
-        self.arg_holds_hit(d, args)
+        let mut exprs = cell_exprs(d);
+        exprs.extend(d.constraints.iter().map(|c| c.e));
+        self.reads_written(&exprs, w, dest) || self.arg_holds_hit(d, args)
     }
 
     /// Whether `g` may free a block of the cell's type (the type the hit expressions point
@@ -540,27 +503,14 @@ impl<'p> Engine<'p> {
         if self.arg_holds_hit(d, args) {
             return "hit argument";
         }
-        let cell: Vec<E> = d
-            .hits
-            .iter()
-            .chain(d.misses.iter())
-            .copied()
-            .chain(d.relations.iter().flat_map(|r| [r.l, r.r]))
-            .collect();
-        let dw = dest.map(|de| self.arena.pt(de));
-        let reads = |eng: &mut Self, es: &[E]| {
-            es.iter().any(|e| {
-                !eng.disjoint(*e, w) || dw.as_ref().is_some_and(|dw| !eng.disjoint(*e, dw))
-            })
-        };
-        if reads(self, &cell) {
+        if self.reads_written(&cell_exprs(d), w, dest) {
             return "hits/misses read what it writes";
         }
         if self.may_free_cell(d, g) {
             return "may free the cell";
         }
         let cons: Vec<E> = d.constraints.iter().map(|c| c.e).collect();
-        if reads(self, &cons) {
+        if self.reads_written(&cons, w, dest) {
             return "only constraints read what it writes";
         }
         "other"
@@ -741,6 +691,17 @@ impl<'p> Engine<'p> {
         }
         why
     }
+}
+
+/// The expressions that describe the cell: its hits and misses, and the sides of the
+/// fact's relations (the constraints only describe the path).
+fn cell_exprs(d: &Fact) -> Vec<E> {
+    d.hits
+        .iter()
+        .chain(d.misses.iter())
+        .copied()
+        .chain(d.relations.iter().flat_map(|r| [r.l, r.r]))
+        .collect()
 }
 
 /// Why a path ends at a call without going on: a contradiction, or an escape (the block is
