@@ -135,6 +135,7 @@ fn exprs_of(s: &StmtKind) -> Vec<ExprId> {
         StmtKind::Assign { addr, value } => vec![*addr, *value],
         StmtKind::Alloc { addr, .. } => vec![*addr],
         StmtKind::Free { ptr } => vec![*ptr],
+        StmtKind::ZeroFill { addr } => vec![*addr],
         StmtKind::Cond { lhs, rhs, .. } => vec![*lhs, *rhs],
         StmtKind::Call { dest, callee, args } => {
             let mut v: Vec<ExprId> = dest.iter().copied().collect();
@@ -1003,6 +1004,25 @@ struct node *f(int n) {
   free(q);
   free(p->next);
   return p;
+}
+"#;
+
+    memset_whole_object: r#"
+#include <string.h>
+#include <strings.h>
+struct box { char *path; int opened; };
+typedef struct box box_t;
+void f(struct box *p, box_t *q, char *buf, unsigned long n) {
+  struct box s;
+  memset(p, 0, sizeof *p);
+  memset(q, 0, sizeof(box_t));
+  memset(&s, 0, sizeof s);
+  bzero(p, sizeof(struct box));
+  memset(p, 0, sizeof p);
+  memset(p, 1, sizeof *p);
+  memset(p, 0, n * sizeof *p);
+  memset(buf, 0, n);
+  memset((char *)p, 0, sizeof *p);
 }
 "#;
 

@@ -162,6 +162,7 @@ fn check_ir(ir: &FunctionIr, text_len: usize, name: &str) {
             StmtKind::Assign { addr, value } => vec![*addr, *value],
             StmtKind::Alloc { addr, .. } => vec![*addr],
             StmtKind::Free { ptr } => vec![*ptr],
+            StmtKind::ZeroFill { addr } => vec![*addr],
             StmtKind::Cond { lhs, rhs, .. } => vec![*lhs, *rhs],
             StmtKind::Call { dest, callee, args } => {
                 let mut v = args.clone();

@@ -310,6 +310,11 @@ pub enum StmtKind {
     },
     /// The single exit: the function returns the value of `ret` (if it has one).
     Return { value: Option<ExprId> },
+    /// `memset(addr, 0, sizeof *addr)` (or `bzero`): every byte of the object at `addr` is
+    /// zero, so its pointer fields are NULL and its integer fields 0. Emitted right after the
+    /// call, which keeps its own effect (a write of the object's regions): analyses that do
+    /// not know this statement stay sound by treating it as a no-op.
+    ZeroFill { addr: ExprId },
     /// A join point, label or empty statement.
     Nop,
     /// Something the front end did not understand. It may read `reads` and write anything

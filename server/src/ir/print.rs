@@ -262,6 +262,7 @@ pub fn display_stmt(ir: &FunctionIr, s: &StmtKind, notation: Notation) -> String
             Some(v) => format!("return {}", e(*v)),
             None => "return".into(),
         },
+        StmtKind::ZeroFill { addr } => format!("zero {}", place(*addr)),
         StmtKind::Nop => "nop".into(),
         StmtKind::Opaque { reason, reads } => {
             let reads = reads.iter().map(|a| e(*a)).collect::<Vec<_>>().join(", ");

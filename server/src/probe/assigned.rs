@@ -308,7 +308,8 @@ impl Flow<'_> {
         let ir = self.ir;
         let State { mut holders, may } = st;
         match &ir.node(node).stmt.kind {
-            StmtKind::Enter | StmtKind::Nop => {}
+            // The `memset` call before it says what happens to the pointers it is given.
+            StmtKind::Enter | StmtKind::Nop | StmtKind::ZeroFill { .. } => {}
             StmtKind::Return { .. } => return None,
             StmtKind::Assign { addr, value } => {
                 let v = holds(ir, *value, &holders);

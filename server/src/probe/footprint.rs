@@ -347,7 +347,7 @@ pub(super) fn footprint(
                     return None;
                 }
             }
-            StmtKind::Alloc { addr, .. } => {
+            StmtKind::Alloc { addr, .. } | StmtKind::ZeroFill { addr } => {
                 if !w.write(&mut s, *addr, V::Top) {
                     return None;
                 }

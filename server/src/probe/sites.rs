@@ -629,6 +629,10 @@ fn fresh_dataflow(
                 uses(*value, false, &mut k);
                 k |= written_local(ir, *addr).map_or(0, bit);
             }
+            StmtKind::ZeroFill { addr } => {
+                uses(*addr, true, &mut k);
+                k |= written_local(ir, *addr).map_or(0, bit);
+            }
             StmtKind::Alloc { addr, .. } => {
                 uses(*addr, true, &mut k);
                 k |= written_local(ir, *addr).map_or(0, bit);

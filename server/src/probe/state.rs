@@ -414,6 +414,22 @@ fn non_pointer_value(a: &Arena, e: E) -> bool {
     matches!(a.ty(e), crate::ir::Type::Int | crate::ir::Type::Float)
 }
 
+/// Whether the address `e` lies inside the object `obj` points to: `e` is `obj` or a member
+/// of a member of it (`&p->a.b` is inside `p` and inside `&p->a`); not through pointer
+/// arithmetic (`p + 1` is another object than `*p`).
+pub fn within_object(a: &Arena, mut e: E, obj: E) -> bool {
+    for _ in 0..64 {
+        if e == obj {
+            return true;
+        }
+        match *a.kind(e) {
+            EKind::Field(base, _) => e = base,
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// The pointer an address computation starts from: `p + k`, `p - k`, `&p[k]` and `&p->f`
 /// point into the same block as `p` (C has pointer arithmetic and field addresses; the
 /// paper's language has neither as a value). A block referenced by an interior pointer is

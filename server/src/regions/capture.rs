@@ -153,7 +153,9 @@ impl Walk<'_> {
                             self.only_accessed(*value, false)
                         })
                 }
-                StmtKind::Alloc { addr, .. } => self.only_accessed(*addr, true),
+                StmtKind::Alloc { addr, .. } | StmtKind::ZeroFill { addr } => {
+                    self.only_accessed(*addr, true)
+                }
                 // Freeing or comparing a pointer keeps no copy of it.
                 StmtKind::Free { ptr } => self.only_accessed(*ptr, true),
                 StmtKind::Cond { lhs, rhs, .. } => {

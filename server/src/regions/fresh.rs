@@ -199,7 +199,9 @@ fn analyse(
                     uses(f, *e, &mut values, &mut addrs);
                 }
             }
-            StmtKind::Free { ptr } => access_base_or_value(f, *ptr, &mut addrs),
+            StmtKind::Free { ptr } | StmtKind::ZeroFill { addr: ptr } => {
+                access_base_or_value(f, *ptr, &mut addrs)
+            }
             StmtKind::Cond { lhs, rhs, .. } => {
                 access_base_or_value(f, *lhs, &mut addrs);
                 access_base_or_value(f, *rhs, &mut addrs);

@@ -201,6 +201,11 @@ impl Builder<'_> {
             Callee::Indirect(_) => false,
         };
         self.emit_call(callee, args.clone(), dest, n, range);
+        if let Some(name) = &direct_name
+            && let Some(obj) = self.zero_filled_object(name, &arg_nodes, &args)
+        {
+            self.emit(StmtKind::ZeroFill { addr: obj }, range);
+        }
         if undeclared {
             // A name declared nowhere is most often a macro seen unexpanded
             // (`Stream_Read_UINT16(s, v)` assigns `v`): an integer lvalue passed to it may
@@ -215,6 +220,73 @@ impl Builder<'_> {
                 }
             }
         }
+    }
+
+    /// The object a call sets to zero bytes, whole: `memset(p, 0, sizeof *p)`,
+    /// `memset(&s, 0, sizeof s)`, `bzero(p, sizeof(struct t))` (and `explicit_bzero`, the
+    /// Windows `ZeroMemory` family), when the size is a `sizeof` of exactly the type the
+    /// pointer points to. A size computed any other way (`n * sizeof *p`, a length) may
+    /// cover less, or other objects, and gives `None`.
+    fn zero_filled_object(
+        &mut self,
+        name: &str,
+        arg_nodes: &[Node],
+        args: &[ExprId],
+    ) -> Option<ExprId> {
+        let (value, size) = match name {
+            "memset" => (Some(1), 2),
+            "bzero"
+            | "explicit_bzero"
+            | "ZeroMemory"
+            | "SecureZeroMemory"
+            | "RtlZeroMemory"
+            | "RtlSecureZeroMemory" => (None, 1),
+            _ => return None,
+        };
+        if args.len() != size + 1 || arg_nodes.len() != args.len() {
+            return None;
+        }
+        if let Some(v) = value
+            && !matches!(self.exprs.kind(args[v]), ExprKind::Int(0))
+        {
+            return None;
+        }
+        let obj = args[0];
+        let pointee = self.resolve(self.exprs.ty(obj).pointee()?);
+        if matches!(pointee, Type::Unknown | Type::Void) {
+            return None;
+        }
+        let sized = self.sizeof_operand_type(arg_nodes[size])?;
+        (sized == pointee).then_some(obj)
+    }
+
+    /// The type whose size a `sizeof` expression takes (resolved), `None` for anything else.
+    fn sizeof_operand_type(&mut self, mut n: Node) -> Option<Type> {
+        while n.kind() == "parenthesized_expression" && n.named_child_count() == 1 {
+            n = n.named_child(0)?;
+        }
+        if n.kind() != "sizeof_expression" {
+            return None;
+        }
+        if let Some(t) = n.child_by_field_name("type") {
+            return Some(self.descriptor_type(t));
+        }
+        let v = n.child_by_field_name("value")?;
+        let mut inner = v;
+        while inner.kind() == "parenthesized_expression" && inner.named_child_count() == 1 {
+            inner = inner.named_child(0)?;
+        }
+        // `sizeof(T)` for a typedef name parses as an identifier in parentheses.
+        if inner.kind() == "identifier" {
+            let name = text(inner, self.src);
+            if self.lookup(name).is_none() && !self.ctx.env.globals.contains_key(name) {
+                let t = self.resolve(&Type::Named(name.to_string()));
+                return (!matches!(t, Type::Named(_) | Type::Unknown)).then_some(t);
+            }
+        }
+        let t = self.static_type(inner);
+        let t = self.resolve(&t);
+        (!matches!(t, Type::Unknown)).then_some(t)
     }
 
     /// A called name with no declaration or definition in the workspace and unknown to the

@@ -45,7 +45,7 @@ pub(super) fn enabled() -> bool {
 }
 
 /// The statement kinds transfers are counted by.
-const KINDS: [&str; 11] = [
+const KINDS: [&str; 12] = [
     "enter",
     "assign",
     "alloc",
@@ -57,6 +57,7 @@ const KINDS: [&str; 11] = [
     "return",
     "nop",
     "opaque",
+    "zero_fill",
 ];
 
 fn kind_index(k: &StmtKind) -> usize {
@@ -72,6 +73,7 @@ fn kind_index(k: &StmtKind) -> usize {
         StmtKind::Return { .. } => 8,
         StmtKind::Nop => 9,
         StmtKind::Opaque { .. } => 10,
+        StmtKind::ZeroFill { .. } => 11,
     }
 }
 

@@ -596,10 +596,37 @@ impl<'p> Engine<'p> {
     /// 0. `None` when that contradicts them (`m->opened != 0` right after the calloc).
     pub(super) fn zero_new_block(&mut self, d: &Fact, e0: E) -> Option<Fact> {
         let target = self.arena.deref(e0);
+        self.zero_reads_in_fact(d, target, Zeroed::Block)
+    }
+
+    /// Before `memset(obj, 0, sizeof *obj)` (backwards, `zero-fill`): every location inside
+    /// the object `obj` points to (`obj->f`, `obj->a.b`, not `obj[1]` or `obj->f->g`'s block)
+    /// reads 0. A hit reading one is a contradiction (NULL is no reference, and a NULL base
+    /// is no block); a miss reading one holds; constraints and relations are evaluated as
+    /// for `calloc`. Locations that may alias the object under another name are left to the
+    /// call's own transfer, which comes next backwards and forgets what it may write.
+    pub(super) fn zero_object(&mut self, d: &Fact, obj: E) -> Option<Fact> {
+        for &h in &d.hits {
+            if self.zero_reads(h, obj, Zeroed::Object) != h {
+                return None;
+            }
+        }
+        let mut f = d.clone();
+        let ms = std::mem::take(&mut f.misses);
+        for m in ms {
+            if self.zero_reads(m, obj, Zeroed::Object) == m {
+                f.misses.push(m);
+            }
+        }
+        self.zero_reads_in_fact(&f, obj, Zeroed::Object)
+    }
+
+    /// The constraints and relations of `d` with the zeroed memory's reads replaced by 0.
+    fn zero_reads_in_fact(&mut self, d: &Fact, target: E, how: Zeroed) -> Option<Fact> {
         let cs: Vec<(Constraint, E)> = d
             .constraints
             .iter()
-            .map(|c| (*c, self.zero_reads(c.e, target)))
+            .map(|c| (*c, self.zero_reads(c.e, target, how)))
             .collect();
         let rs: Vec<(PtrRel, E, E)> = d
             .relations
@@ -607,8 +634,8 @@ impl<'p> Engine<'p> {
             .map(|r| {
                 (
                     *r,
-                    self.zero_reads(r.l, target),
-                    self.zero_reads(r.r, target),
+                    self.zero_reads(r.l, target, how),
+                    self.zero_reads(r.r, target, how),
                 )
             })
             .collect();
@@ -636,15 +663,20 @@ impl<'p> Engine<'p> {
         self.finish_fact(f)
     }
 
-    /// `e` with every read of the block `target` points to replaced by 0.
-    fn zero_reads(&mut self, e: E, target: E) -> E {
+    /// `e` with every read of the zeroed memory replaced by 0: the block `target` points to
+    /// ([`Zeroed::Block`]), or only the object it points to ([`Zeroed::Object`]).
+    fn zero_reads(&mut self, e: E, target: E, how: Zeroed) -> E {
         match *self.arena.kind(e) {
             EKind::Deref(x) => {
-                if crate::probe::state::block_root(&self.arena, x) == target {
+                let zeroed = match how {
+                    Zeroed::Block => crate::probe::state::block_root(&self.arena, x) == target,
+                    Zeroed::Object => crate::probe::state::within_object(&self.arena, x, target),
+                };
+                if zeroed {
                     let ty = self.arena.ty(e).clone();
                     return self.arena.mk(EKind::Int(0), &ty);
                 }
-                let x2 = self.zero_reads(x, target);
+                let x2 = self.zero_reads(x, target, how);
                 if x2 == x {
                     e
                 } else {
@@ -653,7 +685,7 @@ impl<'p> Engine<'p> {
                 }
             }
             EKind::Field(b, n) => {
-                let b2 = self.zero_reads(b, target);
+                let b2 = self.zero_reads(b, target, how);
                 if b2 == b {
                     e
                 } else {
@@ -662,7 +694,10 @@ impl<'p> Engine<'p> {
                 }
             }
             EKind::Bin(op, l, r) => {
-                let (l2, r2) = (self.zero_reads(l, target), self.zero_reads(r, target));
+                let (l2, r2) = (
+                    self.zero_reads(l, target, how),
+                    self.zero_reads(r, target, how),
+                );
                 if (l2, r2) == (l, r) {
                     e
                 } else {
@@ -817,4 +852,13 @@ impl<'p> Engine<'p> {
             .collect();
         out
     }
+}
+
+/// Which memory a zeroing statement clears (see `zero_reads`).
+#[derive(Clone, Copy)]
+enum Zeroed {
+    /// The whole block (`calloc`'s), at any offset.
+    Block,
+    /// One object and its members (`memset(p, 0, sizeof *p)`).
+    Object,
 }

@@ -482,6 +482,19 @@ impl<'p> Engine<'p> {
                 }
                 self.insert_preds(func, node, ctx, cur, edge);
             }
+            StmtKind::ZeroFill { addr } => {
+                let obj = self.tr(func, *addr);
+                match self.zero_object(&d, obj) {
+                    Some(f) => self.insert_preds(func, node, ctx, f, edge),
+                    None => {
+                        let t = self.stmt_text(func, node);
+                        let place = t.strip_prefix("zero ").unwrap_or(&t);
+                        let why =
+                            format!("every byte of `{place}` is zeroed here, which contradicts it");
+                        self.refute(func, node, why);
+                    }
+                }
+            }
             StmtKind::Return { .. } | StmtKind::Nop => self.insert_preds(func, node, ctx, d, edge),
             StmtKind::Opaque { reads, reason } => {
                 let mut w = RegionSet::all_memory();
