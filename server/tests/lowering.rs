@@ -1023,6 +1023,7 @@ void f(struct box *p, box_t *q, char *buf, unsigned long n) {
   memset(p, 0, n * sizeof *p);
   memset(buf, 0, n);
   memset((char *)p, 0, sizeof *p);
+  p = memset(p, 0, sizeof *p);
 }
 "#;
 

@@ -201,7 +201,16 @@ impl Builder<'_> {
             Callee::Indirect(_) => false,
         };
         self.emit_call(callee, args.clone(), dest, n, range);
-        if let Some(name) = &direct_name
+        // Not when the call's result is stored anywhere but a temporary: the store may change
+        // what the object argument denotes (`q = memset(q->next, 0, sizeof *q->next)`).
+        let stored = dest.is_some_and(|d| match self.exprs.kind(d) {
+            ExprKind::Addr(Symbol::Local(l)) => {
+                !matches!(self.locals[l.0 as usize].kind, crate::ir::LocalKind::Temp)
+            }
+            _ => true,
+        });
+        if !stored
+            && let Some(name) = &direct_name
             && let Some(obj) = self.zero_filled_object(name, &arg_nodes, &args)
         {
             self.emit(StmtKind::ZeroFill { addr: obj }, range);
