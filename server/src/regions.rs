@@ -615,8 +615,9 @@ pub fn undeclared_struct_around(ir: &FunctionIr, mut a: ExprId, env: &TypeEnv) -
 pub enum CalleeKind {
     /// It has a body: its own MOD set counts (the fixpoint adds it).
     Body,
-    /// A known library function; `true` if it writes through its first argument.
-    Library(bool),
+    /// A known library function (what it writes through its arguments), or one that never
+    /// returns (`None`: nothing after it counts).
+    Library(Option<crate::ir::library::Known>),
     /// Body-less and unknown: it may write what its pointer arguments point to.
     Unknown,
 }
@@ -753,13 +754,14 @@ pub fn own_writes_with(
                 match callee {
                     Callee::Direct(name) => match classify(name) {
                         CalleeKind::Body => callees.push(name.clone()),
-                        CalleeKind::Library(writes_first) => {
-                            if writes_first
-                                && let Some(a0) = args.first()
-                                && let Some(p) = ir.exprs.ty(*a0).pointee()
-                            {
-                                m.writes_old = true;
-                                m.add_mem(p, env, classes, 0);
+                        CalleeKind::Library(known) => {
+                            for (i, a) in args.iter().enumerate() {
+                                if known.is_some_and(|k| k.writes_argument(i))
+                                    && let Some(p) = ir.exprs.ty(*a).pointee()
+                                {
+                                    m.writes_old = true;
+                                    m.add_mem(p, env, classes, 0);
+                                }
                             }
                         }
                         CalleeKind::Unknown => {

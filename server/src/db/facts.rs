@@ -387,10 +387,20 @@ pub fn callee_facts(db: &dyn Db, file: SourceFile, name: &str) -> CalleeFacts {
                 "returns static or library-owned memory (never a block to free), or NULL"
             }
         };
-        let writes = if k.writes_first_argument {
-            "; writes through its first argument"
-        } else {
-            ""
+        let ordinal = |i: usize| match i {
+            0 => "first".to_string(),
+            1 => "second".to_string(),
+            2 => "third".to_string(),
+            i => format!("{}th", i + 1),
+        };
+        let mut written: Vec<String> = k.writes.iter().map(|&i| ordinal(i)).collect();
+        if let Some(from) = k.writes_from {
+            written.push(format!("{} and later", ordinal(from)));
+        }
+        let writes = match written.len() {
+            0 => String::new(),
+            1 => format!("; writes through its {} argument", written[0]),
+            _ => format!("; writes through its {} arguments", written.join(", ")),
         };
         vec![fact(
             "library",

@@ -169,8 +169,8 @@ pub fn own_mod<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<(ModSet, Vec<u32>)
     let classify = |name: &str| match resolve_function(db, file, name) {
         Some(_) => CalleeKind::Body,
         None => match crate::ir::library::known_function(name) {
-            Some(k) => CalleeKind::Library(k.writes_first_argument),
-            None if lib.never_returns(name) => CalleeKind::Library(false),
+            Some(k) => CalleeKind::Library(Some(k)),
+            None if lib.never_returns(name) => CalleeKind::Library(None),
             None => CalleeKind::Unknown,
         },
     };

@@ -225,14 +225,39 @@ pub enum Returns {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Known {
     pub returns: Returns,
-    /// Writes through its first argument (`memcpy`, `memset`, `sprintf`, `fread`).
-    pub writes_first_argument: bool,
+    /// The arguments it writes through, by position: the first for `memcpy`, `memset`,
+    /// `sprintf`, `fread`; the second for `read(fd, buf, n)`, `recv`, `readlink`, `stat`,
+    /// `strtol`'s end pointer.
+    pub writes: &'static [usize],
+    /// It also writes through every argument from this position on (`scanf`'s results).
+    pub writes_from: Option<usize>,
 }
 
-const fn known(returns: Returns, writes_first_argument: bool) -> Known {
+impl Known {
+    /// Whether it writes through its argument number `i`.
+    pub fn writes_argument(&self, i: usize) -> bool {
+        self.writes.contains(&i) || self.writes_from.is_some_and(|k| i >= k)
+    }
+
+    /// Whether it writes through any of its arguments.
+    pub fn writes_any(&self) -> bool {
+        !self.writes.is_empty() || self.writes_from.is_some()
+    }
+}
+
+const fn known(returns: Returns, writes: &'static [usize]) -> Known {
     Known {
         returns,
-        writes_first_argument,
+        writes,
+        writes_from: None,
+    }
+}
+
+const fn known_from(returns: Returns, from: usize) -> Known {
+    Known {
+        returns,
+        writes: &[],
+        writes_from: Some(from),
     }
 }
 
@@ -242,203 +267,81 @@ pub fn known_function(name: &str) -> Option<Known> {
     Some(match name {
         "memcpy" | "memmove" | "memset" | "strcpy" | "strncpy" | "strcat" | "strncat"
         | "stpcpy" | "stpncpy" | "wmemcpy" | "wmemset" | "wcscpy" | "wcscat" | "bzero_ret" => {
-            known(FirstArgument, true)
+            known(FirstArgument, &[0])
         }
         "strchr" | "strrchr" | "strstr" | "strpbrk" | "memchr" | "memrchr" | "strcasestr"
         | "strtok" | "strtok_r" | "strsep" | "basename" | "wcschr" | "wcsrchr" | "wcsstr" => {
-            known(IntoFirstArgument, false)
+            known(IntoFirstArgument, &[])
         }
         "getenv" | "secure_getenv" | "strerror" | "ctime" | "asctime" | "localtime" | "gmtime"
         | "setlocale" | "localeconv" | "__errno_location" | "getpwnam" | "getpwuid"
         | "getgrnam" | "getgrgid" | "gethostbyname" | "inet_ntoa" | "ttyname" | "dlerror"
         | "nl_langinfo" | "strsignal" | "getlogin" | "tmpnam" | "dlsym" | "dlopen" | "readdir"
         | "fopen" | "fdopen" | "freopen" | "popen" | "tmpfile" | "opendir" => {
-            known(StaticMemory, false)
+            known(StaticMemory, &[])
         }
-        "sprintf" | "snprintf" | "vsprintf" | "vsnprintf" | "fgets" | "fread" | "read"
-        | "pread" | "recv" | "recvfrom" | "bzero" | "explicit_bzero" | "strftime" | "gets"
-        | "getcwd" | "realpath" | "readlink" | "memccpy" | "strxfrm" | "sscanf_write" => {
-            known(Number, true)
-        }
+        "sprintf" | "snprintf" | "vsprintf" | "vsnprintf" | "fgets" | "fread" | "bzero"
+        | "explicit_bzero" | "strftime" | "gets" | "getcwd" | "memccpy" | "strxfrm"
+        | "sscanf_write" => known(Number, &[0]),
+        // The buffer is the second argument: `read(fd, buf, n)`, `readlink(path, buf, n)`,
+        // `realpath(path, resolved)`; `recvfrom` also fills the address and its length.
+        "read" | "pread" | "recv" | "readlink" | "realpath" => known(Number, &[1]),
+        "recvfrom" => known(Number, &[1, 4, 5]),
         // Compiler pragmas in statement position (C99's `_Pragma`, MSVC's `__pragma`): no
         // effect at run time.
-        "_Pragma" | "__pragma" => known(Number, false),
-        "strlen"
-        | "strnlen"
-        | "strcmp"
-        | "strncmp"
-        | "strcasecmp"
-        | "strncasecmp"
-        | "memcmp"
-        | "strcoll"
-        | "strspn"
-        | "strcspn"
-        | "printf"
-        | "fprintf"
-        | "vprintf"
-        | "vfprintf"
-        | "dprintf"
-        | "puts"
-        | "fputs"
-        | "fputc"
-        | "putc"
-        | "putchar"
-        | "fwrite"
-        | "write"
-        | "send"
-        | "sendto"
-        | "perror"
-        | "fflush"
-        | "fclose"
-        | "pclose"
-        | "closedir"
-        | "fseek"
-        | "ftell"
-        | "rewind"
-        | "feof"
-        | "ferror"
-        | "clearerr"
-        | "fileno"
-        | "getc"
-        | "fgetc"
-        | "getchar"
-        | "ungetc"
-        | "atoi"
-        | "atol"
-        | "atoll"
-        | "atof"
-        | "strtol"
-        | "strtoul"
-        | "strtoll"
-        | "strtoull"
-        | "strtod"
-        | "strtof"
-        | "strtold"
-        | "abs"
-        | "labs"
-        | "llabs"
-        | "isalpha"
-        | "isdigit"
-        | "isalnum"
-        | "isspace"
-        | "isupper"
-        | "islower"
-        | "isprint"
-        | "ispunct"
-        | "isxdigit"
-        | "iscntrl"
-        | "isgraph"
-        | "toupper"
-        | "tolower"
-        | "sscanf"
-        | "fscanf"
-        | "scanf"
-        | "open"
-        | "close"
-        | "stat"
-        | "fstat"
-        | "lstat"
-        | "access"
-        | "unlink"
-        | "remove"
-        | "rename"
-        | "mkdir"
-        | "rmdir"
-        | "chdir"
-        | "time"
-        | "clock"
-        | "gettimeofday"
-        | "clock_gettime"
-        | "sleep"
-        | "usleep"
-        | "rand"
-        | "srand"
-        | "random"
-        | "srandom"
-        | "qsort"
-        | "bsearch"
-        | "assert"
-        | "signal"
-        | "sigaction"
-        | "raise"
-        | "kill"
-        | "getpid"
-        | "getppid"
-        | "fork"
+        "_Pragma" | "__pragma" => known(Number, &[]),
+        "strlen" | "strnlen" | "strcmp" | "strncmp" | "strcasecmp" | "strncasecmp" | "memcmp"
+        | "strcoll" | "strspn" | "strcspn" | "printf" | "fprintf" | "vprintf" | "vfprintf"
+        | "dprintf" | "puts" | "fputs" | "fputc" | "putc" | "putchar" | "fwrite" | "write"
+        | "send" | "sendto" | "perror" | "fflush" | "fclose" | "pclose" | "closedir" | "fseek"
+        | "ftell" | "rewind" | "feof" | "ferror" | "clearerr" | "fileno" | "getc" | "fgetc"
+        | "getchar" | "ungetc" | "atoi" | "atol" | "atoll" | "atof" | "abs" | "labs" | "llabs"
+        | "isalpha" | "isdigit" | "isalnum" | "isspace" | "isupper" | "islower" | "isprint"
+        | "ispunct" | "isxdigit" | "iscntrl" | "isgraph" | "toupper" | "tolower" | "open"
+        | "close" | "access" | "unlink" | "remove" | "rename" | "mkdir" | "rmdir" | "chdir"
+        | "clock" | "sleep" | "usleep" | "rand" | "srand" | "random" | "srandom" | "bsearch"
+        | "assert" | "signal" | "raise" | "kill" | "getpid" | "getppid" | "fork" | "dup"
+        | "dup2" | "isatty" | "setvbuf" | "setbuf" | "va_end" | "__builtin_va_end" | "htons"
+        | "htonl" | "ntohs" | "ntohl" | "sqrt" | "pow" | "floor" | "ceil" | "fabs" | "log"
+        | "exp" | "sin" | "cos" | "tan" | "atan2" | "fmod" | "round" | "getopt" | "sysconf"
+        | "__builtin_expect" | "fsync" | "ftruncate" | "lseek" | "mmap" | "munmap" | "socket"
+        | "connect" | "bind" | "listen" | "shutdown" | "setsockopt" | "fputws" | "wcslen"
+        | "wcscmp" | "mblen" | "iswspace" | "iswalpha" => known(Number, &[]),
+        // Functions that store results through pointer arguments.
+        "strtol" | "strtoul" | "strtoll" | "strtoull" | "strtod" | "strtof" | "strtold"
+        | "strtoimax" | "strtoumax" | "stat" | "fstat" | "lstat" | "clock_gettime" | "waitpid" => {
+            known(Number, &[1])
+        }
+        "sscanf" | "fscanf" | "ioctl" | "fcntl" => known_from(Number, 2),
+        "scanf" => known_from(Number, 1),
+        "time"
         | "wait"
-        | "waitpid"
         | "pipe"
-        | "dup"
-        | "dup2"
-        | "isatty"
-        | "setvbuf"
-        | "setbuf"
+        | "qsort"
         | "va_start"
-        | "va_end"
         | "va_copy"
         | "__builtin_va_start"
-        | "__builtin_va_end"
         | "__builtin_va_copy"
         | "pthread_mutex_lock"
         | "pthread_mutex_unlock"
         | "pthread_mutex_init"
         | "pthread_mutex_destroy"
-        | "strtoimax"
-        | "strtoumax"
-        | "htons"
-        | "htonl"
-        | "ntohs"
-        | "ntohl"
-        | "sqrt"
-        | "pow"
-        | "floor"
-        | "ceil"
-        | "fabs"
-        | "log"
-        | "exp"
-        | "sin"
-        | "cos"
-        | "tan"
-        | "atan2"
-        | "fmod"
-        | "round"
-        | "memset_s"
-        | "getopt"
-        | "getopt_long"
-        | "sysconf"
         | "setjmp"
         | "_setjmp"
         | "sigsetjmp"
-        | "__builtin_expect"
-        | "fsync"
-        | "ftruncate"
-        | "lseek"
-        | "mmap"
-        | "munmap"
-        | "ioctl"
-        | "fcntl"
-        | "select"
         | "poll"
-        | "socket"
-        | "connect"
-        | "bind"
-        | "listen"
-        | "accept"
-        | "shutdown"
-        | "setsockopt"
-        | "getsockopt"
-        | "inet_pton"
-        | "inet_ntop"
-        | "fputws"
-        | "wcslen"
-        | "wcscmp"
-        | "mblen"
         | "mbtowc"
         | "wctomb"
         | "mbstowcs"
         | "wcstombs"
-        | "iswspace"
-        | "iswalpha" => known(Number, false),
+        | "memset_s" => known(Number, &[0]),
+        "gettimeofday" => known(Number, &[0, 1]),
+        "getopt_long" => known(Number, &[4]),
+        "select" => known(Number, &[1, 2, 3, 4]),
+        "accept" => known(Number, &[1, 2]),
+        "getsockopt" => known(Number, &[3, 4]),
+        "inet_pton" | "inet_ntop" | "sigaction" => known(Number, &[2]),
+
         _ => return None,
     })
 }

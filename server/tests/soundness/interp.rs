@@ -758,6 +758,16 @@ impl Machine<'_> {
                 }
                 Ok(Val::Int(0))
             }
+            // `memset(p, 0, sizeof *p)`: every field of the cell reads 0 afterwards.
+            "memset" => match (vals.first(), vals.get(1)) {
+                (Some(&v @ Val::Ptr(_)), Some(Val::Int(0))) => {
+                    let c = self.cell(v, "memset")?;
+                    self.cells[c].fields.clear();
+                    self.cells[c].zeroed = true;
+                    Ok(v)
+                }
+                _ => Err("memset of a non-pointer or to a non-zero value".into()),
+            },
             "exit" | "abort" => Err("exit called (an allocation failed?)".into()),
             _ => self.call(name, vals),
         }

@@ -570,12 +570,11 @@ impl<'p> Engine<'p> {
         let mut cur = d.clone();
         let value = match known {
             Some(k) => {
-                if k.writes_first_argument
-                    && let Some(&a0) = args.first()
-                    && self.arena.ty(a0).pointee().is_some()
-                {
-                    let w = self.arena.pt(a0);
-                    cur = self.havoc(&cur, &w);
+                for (i, &a) in args.iter().enumerate() {
+                    if k.writes_argument(i) && self.arena.ty(a).pointee().is_some() {
+                        let w = self.arena.pt(a);
+                        cur = self.havoc(&cur, &w);
+                    }
                 }
                 match k.returns {
                     Returns::Number => self.arena.mk(EKind::Num, &Type::Int),

@@ -112,7 +112,7 @@ impl<'p> Engine<'p> {
                         !ms.all && !ms.writes_old
                     }
                     None => {
-                        known_function(name).is_some_and(|k| !k.writes_first_argument)
+                        known_function(name).is_some_and(|k| !k.writes_any())
                             && args.iter().all(|a| {
                                 !b.exprs.ty(*a).pointee().is_some_and(|t| t.is_pointer())
                                     || matches!(
