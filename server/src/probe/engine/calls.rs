@@ -141,6 +141,36 @@ impl<'p> Engine<'p> {
                         st.explored(why);
                     }
                 }
+            } else if !dest_hit
+                && frames == Frames::Exact
+                && self.cursor.witness.is_none()
+                && self.cell_only_in_locals(d)
+                && !self.arg_holds_hit(d, &args_e)
+            {
+                // A callee that may write anything, but every reference to the cell is in
+                // locals whose address is never taken, and no argument holds it: the callee
+                // cannot reach the cell, so exploring it could only refine the path's
+                // constraints. It is applied as writing all memory (other references the
+                // fact does not know of may have been dropped there, so S becomes "all
+                // memory" and the fact is tainted), and what it forgets of the path
+                // condition makes the fact `assumed`, as for a large callee.
+                if let Some(st) = self.stats.as_mut() {
+                    st.explored("summarised: writes anything, the cell only in locals");
+                }
+                let returns = self.return_constants_of(&targets);
+                self.unexplored_call(
+                    id,
+                    func,
+                    node,
+                    ctx,
+                    d,
+                    &targets,
+                    &RegionSet::all_memory(),
+                    dest_e,
+                    &args_e,
+                    (returns, true),
+                );
+                return;
             } else if depth >= max_depth {
                 targets.clear();
             } else if let Some(st) = self.stats.as_mut() {
@@ -514,6 +544,37 @@ impl<'p> Engine<'p> {
             return "only constraints read what it writes";
         }
         "other"
+    }
+
+    /// Whether every reference the fact knows of, and every region that may hold one, is a
+    /// local variable (of this frame or a caller's) whose address is never taken: then no
+    /// callee can reach the cell except through its arguments.
+    fn cell_only_in_locals(&mut self, d: &Fact) -> bool {
+        if d.hits.is_empty() || d.regions.all_memory {
+            return false;
+        }
+        if !d.regions.iter().all(|r| self.local_region(r)) {
+            return false;
+        }
+        d.hits.iter().all(|&h| {
+            let EKind::Deref(x) = *self.arena.kind(h) else {
+                return false;
+            };
+            let p = self.arena.pt(x);
+            !p.all_memory && !p.is_empty() && p.iter().all(|r| self.local_region(r))
+        })
+    }
+
+    /// A region that is one non-global variable whose address is never taken (a local of
+    /// this frame or a caller's, or a shadow of a formal).
+    fn local_region(&self, r: Region) -> bool {
+        match r {
+            Region::Var(i) => !matches!(
+                self.arena.names.var_path(i).root,
+                crate::regions::VarRoot::Global(_)
+            ),
+            _ => false,
+        }
     }
 
     fn arg_holds_hit(&self, d: &Fact, args: &[E]) -> bool {
