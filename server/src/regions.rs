@@ -755,6 +755,10 @@ pub fn own_writes_with(
                     Callee::Direct(name) => match classify(name) {
                         CalleeKind::Body => callees.push(name.clone()),
                         CalleeKind::Library(known) => {
+                            for g in crate::ir::library::written_globals(name) {
+                                m.writes_old = true;
+                                m.globals.insert((*g).to_string());
+                            }
                             for (i, a) in args.iter().enumerate() {
                                 if known.is_some_and(|k| k.writes_argument(i))
                                     && let Some(p) = ir.exprs.ty(*a).pointee()

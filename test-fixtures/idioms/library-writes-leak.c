@@ -1,5 +1,6 @@
 // fixture: idioms/library-writes-leak — results that library calls store through pointer arguments decide a leaking branch
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -12,7 +13,8 @@
  * value the variable had before the call: each function below leaks `p` on
  * one branch that the stored result can take. Earlier builds modelled only
  * writes through the first argument, kept `n == 0` across the `sscanf` and
- * "proved" these. Fixed twin: library-writes-ok.c.
+ * "proved" these. `getopt` sets `optind` and `strtol` sets `errno` (globals the
+ * program reads afterwards) in the same way. Fixed twin: library-writes-ok.c.
  */
 
 int parse_count(const char *s)
@@ -76,4 +78,31 @@ long file_size(const char *path)
         return -1;                      // expect: leak p
     free(p);
     return (long)st.st_size;
+}
+
+int parse_options(int argc, char **argv)
+{
+    char *p = malloc(10);
+    if (p == NULL)
+        return -1;
+    optind = 1;
+    while (getopt(argc, argv, "ab") != -1)
+        ;
+    if (optind > 5)
+        return 1;                       // expect: leak p
+    free(p);
+    return 0;
+}
+
+long checked_number(const char *s)
+{
+    char *p = malloc(10);
+    if (p == NULL)
+        return -1;
+    errno = 0;
+    long v = strtol(s, NULL, 10);
+    if (errno != 0)
+        return -1;                      // expect: leak p
+    free(p);
+    return v;
 }

@@ -1,5 +1,6 @@
 // fixture: idioms/library-writes-ok — library calls write only through the arguments they are given
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -10,7 +11,8 @@
  * argument (`sscanf`, `read`, `strtol`, `stat`); here `p` is freed on every
  * branch that depends on them. The calls write nothing else: `mode` keeps
  * the 0 it had before, so the early returns that need `mode != 0` are never
- * taken. Leaking twin: library-writes-leak.c.
+ * taken. `getopt` and `strtol` set the globals `optind` and `errno`, which
+ * decide nothing here. Leaking twin: library-writes-leak.c.
  */
 
 int parse_count(const char *s)
@@ -76,4 +78,32 @@ long file_size(const char *path)
         return 0;
     free(p);
     return (long)st.st_size;
+}
+
+int parse_options(int argc, char **argv)
+{
+    int mode = 0;
+    char *p = malloc(10);
+    if (p == NULL)
+        return -1;
+    while (getopt(argc, argv, "ab") != -1)
+        ;
+    if (mode != 0)
+        return optind;
+    free(p);
+    return optind > 5;
+}
+
+long checked_number(const char *s)
+{
+    int mode = 0;
+    char *p = malloc(10);
+    if (p == NULL)
+        return -1;
+    errno = 0;
+    long v = strtol(s, NULL, 10);
+    if (mode != 0)
+        return v;
+    free(p);
+    return errno != 0 ? -1 : v;
 }

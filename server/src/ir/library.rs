@@ -261,6 +261,19 @@ const fn known_from(returns: Returns, from: usize) -> Known {
     }
 }
 
+/// The program's global variables a library function sets: `getopt`'s `optind`, `optarg`;
+/// `errno`, which `strtol(…)` sets on overflow and a caller tests after `errno = 0`.
+pub fn written_globals(name: &str) -> &'static [&'static str] {
+    match name {
+        "getopt" | "getopt_long" | "getopt_long_only" => {
+            &["optarg", "optind", "opterr", "optopt", "errno"]
+        }
+        "strtol" | "strtoul" | "strtoll" | "strtoull" | "strtod" | "strtof" | "strtold"
+        | "strtoimax" | "strtoumax" | "atoi" | "atol" | "atoll" | "atof" => &["errno"],
+        _ => &[],
+    }
+}
+
 /// A known library function that neither captures nor frees its arguments.
 pub fn known_function(name: &str) -> Option<Known> {
     use Returns::*;

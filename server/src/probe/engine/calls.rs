@@ -629,6 +629,9 @@ impl<'p> Engine<'p> {
         }
         let known = name.and_then(known_function);
         let mut cur = d.clone();
+        if let Some(n) = name {
+            cur = self.forget_globals(&cur, crate::ir::library::written_globals(n));
+        }
         let value = match known {
             Some(k) => {
                 for (i, &a) in args.iter().enumerate() {
@@ -720,6 +723,24 @@ impl<'p> Engine<'p> {
             Some(f) => Ok(f),
             None => Err(PathEnd::Refuted("contradiction at the call".into())),
         }
+    }
+
+    /// The fact before a call that sets the globals `names` (`optind`, `errno`): what it says
+    /// about them is forgotten (a hit read through one is dropped too: weaker, never
+    /// stronger).
+    fn forget_globals(&mut self, d: &Fact, names: &[&str]) -> Fact {
+        if names.is_empty() {
+            return d.clone();
+        }
+        let ids: Vec<u32> = names.iter().map(|n| self.arena.string(n)).collect();
+        let mut f = d.clone();
+        let arena = &self.arena;
+        let named = |e: E| arena.mentions(e, &|s| matches!(s, Sym::Global(g) if ids.contains(&g)));
+        f.hits.retain(|e| !named(*e));
+        f.misses.retain(|e| !named(*e));
+        f.constraints.retain(|c| !named(c.e));
+        f.relations.retain(|r| !named(r.l) && !named(r.r));
+        f
     }
 
     /// `base + <number>`: a pointer into the block `base` points to, or NULL (a library
