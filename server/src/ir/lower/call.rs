@@ -277,23 +277,10 @@ impl Builder<'_> {
         if n.kind() != "sizeof_expression" {
             return None;
         }
-        if let Some(t) = n.child_by_field_name("type") {
-            return Some(self.descriptor_type(t));
-        }
-        let v = n.child_by_field_name("value")?;
-        let mut inner = v;
-        while inner.kind() == "parenthesized_expression" && inner.named_child_count() == 1 {
-            inner = inner.named_child(0)?;
-        }
-        // `sizeof(T)` for a typedef name parses as an identifier in parentheses.
-        if inner.kind() == "identifier" {
-            let name = text(inner, self.src);
-            if self.lookup(name).is_none() && !self.ctx.env.globals.contains_key(name) {
-                let t = self.resolve(&Type::Named(name.to_string()));
-                return (!matches!(t, Type::Named(_) | Type::Unknown)).then_some(t);
-            }
-        }
-        let t = self.static_type(inner);
+        let operand = n
+            .child_by_field_name("type")
+            .or_else(|| n.child_by_field_name("value"))?;
+        let t = self.operand_type(operand);
         let t = self.resolve(&t);
         (!matches!(t, Type::Unknown)).then_some(t)
     }

@@ -338,12 +338,21 @@ impl Builder<'_> {
         let saved = self.src;
         self.src = op.text.as_bytes();
         self.in_typeof_operand = true;
-        let t = match node.kind() {
+        let t = self.operand_type(node);
+        self.in_typeof_operand = false;
+        self.src = saved;
+        Some(t)
+    }
+
+    /// The static type of the operand of `typeof` or `sizeof`: a type descriptor (`int *`)
+    /// or an expression (`(x)`, `*p`), where `(T)` for a typedef name parses as an
+    /// identifier in parentheses. `Unknown` when it cannot be told.
+    pub(super) fn operand_type(&mut self, node: Node) -> Type {
+        match node.kind() {
             "type_descriptor" => self.descriptor_type(node),
             _ => {
                 let t = self.static_type(node);
                 match (&t, single_identifier(node)) {
-                    // `typeof(T)` for a typedef name parses as an identifier in parentheses.
                     (Type::Unknown, Some(id)) if self.lookup(text(id, self.src)).is_none() => {
                         let named = Type::Named(text(id, self.src).to_string());
                         match self.resolve(&named) {
@@ -354,10 +363,7 @@ impl Builder<'_> {
                     _ => t,
                 }
             }
-        };
-        self.in_typeof_operand = false;
-        self.src = saved;
-        Some(t)
+        }
     }
 
     /// A call left in the tree that is really `typeof`: `(typeof(x))(y)` (a cast: the value of

@@ -460,22 +460,7 @@ impl<'p> Engine<'p> {
         let r = if m.all {
             None
         } else {
-            let mut set = RegionSet::empty();
-            for name in &m.globals {
-                let ty = self
-                    .arena
-                    .env()
-                    .globals
-                    .get(name)
-                    .map(|t| self.arena.env().resolve(t))
-                    .unwrap_or_default();
-                let n = self.arena.string(name);
-                let addr = self
-                    .arena
-                    .mk(EKind::Addr(Sym::Global(n)), &Type::pointer_to(ty));
-                let p = self.arena.pt(addr);
-                set.union_with(&p);
-            }
+            let mut set = self.global_regions(m.globals.iter().map(String::as_str));
             for (class, field) in &m.fields {
                 let c = self.arena.names.class(class);
                 let f = self.arena.names.name(field);
@@ -489,6 +474,27 @@ impl<'p> Engine<'p> {
         };
         self.caches.mod_regions.insert(g, r.clone());
         r
+    }
+
+    /// The regions of the program's global variables `names`.
+    fn global_regions<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) -> RegionSet {
+        let mut set = RegionSet::empty();
+        for name in names {
+            let ty = self
+                .arena
+                .env()
+                .globals
+                .get(name)
+                .map(|t| self.arena.env().resolve(t))
+                .unwrap_or_default();
+            let n = self.arena.string(name);
+            let addr = self
+                .arena
+                .mk(EKind::Addr(Sym::Global(n)), &Type::pointer_to(ty));
+            let p = self.arena.pt(addr);
+            set.union_with(&p);
+        }
+        set
     }
 
     /// Whether a call can matter to fact `d` beyond growing S: a fact expression reads what
@@ -629,8 +635,14 @@ impl<'p> Engine<'p> {
         }
         let known = name.and_then(known_function);
         let mut cur = d.clone();
+        // The globals it sets (`getopt`'s `optind`, `errno`) are written like the memory
+        // its arguments point to: what the fact says of them is forgotten, and what they
+        // held may have been a reference (S grows).
         if let Some(n) = name {
-            cur = self.forget_globals(&cur, crate::ir::library::written_globals(n));
+            let w = self.global_regions(crate::ir::library::written_globals(n).iter().copied());
+            if !w.is_empty() {
+                cur = self.havoc(&cur, &w);
+            }
         }
         let value = match known {
             Some(k) => {
@@ -723,24 +735,6 @@ impl<'p> Engine<'p> {
             Some(f) => Ok(f),
             None => Err(PathEnd::Refuted("contradiction at the call".into())),
         }
-    }
-
-    /// The fact before a call that sets the globals `names` (`optind`, `errno`): what it says
-    /// about them is forgotten (a hit read through one is dropped too: weaker, never
-    /// stronger).
-    fn forget_globals(&mut self, d: &Fact, names: &[&str]) -> Fact {
-        if names.is_empty() {
-            return d.clone();
-        }
-        let ids: Vec<u32> = names.iter().map(|n| self.arena.string(n)).collect();
-        let mut f = d.clone();
-        let arena = &self.arena;
-        let named = |e: E| arena.mentions(e, &|s| matches!(s, Sym::Global(g) if ids.contains(&g)));
-        f.hits.retain(|e| !named(*e));
-        f.misses.retain(|e| !named(*e));
-        f.constraints.retain(|c| !named(c.e));
-        f.relations.retain(|r| !named(r.l) && !named(r.r));
-        f
     }
 
     /// `base + <number>`: a pointer into the block `base` points to, or NULL (a library

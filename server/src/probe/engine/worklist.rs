@@ -487,8 +487,7 @@ impl<'p> Engine<'p> {
                 match self.zero_object(&d, obj) {
                     Some(f) => self.insert_preds(func, node, ctx, f, edge),
                     None => {
-                        let t = self.stmt_text(func, node);
-                        let place = t.strip_prefix("zero ").unwrap_or(&t);
+                        let place = crate::ir::display_place(&b, *addr);
                         let why =
                             format!("every byte of `{place}` is zeroed here, which contradicts it");
                         self.refute(func, node, why);
