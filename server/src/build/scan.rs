@@ -449,7 +449,16 @@ impl Walker<'_> {
                         _ => false,
                     })
                 });
-                if self.once.contains(&p) || guarded {
+                // A header read as its own translation unit (for its declarations) that a
+                // header it includes includes back (nginx's `ngx_queue.h` ⇄ `ngx_core.h`):
+                // re-entering it would define its guard in the nested copy and leave its own
+                // text dead, so none of its declarations would be its own. Read it once, as
+                // `#pragma once` would.
+                let header_main = self
+                    .stack
+                    .first()
+                    .is_some_and(|m| *m == p && m.extension().is_some_and(|e| e == "h"));
+                if self.once.contains(&p) || guarded || header_main {
                     // Reading it again would change nothing (GCC's multiple-include
                     // optimization); this also makes guarded cycles harmless.
                     return;
@@ -648,6 +657,32 @@ mod tests {
         assert!(s.not_found.is_empty());
         assert_eq!(s.includes.len(), 3);
         assert_eq!(s.includes[2].resolved, None);
+    }
+
+    #[test]
+    fn a_header_included_back_by_its_own_include_stays_live() {
+        // nginx: `ngx_queue.h` includes `ngx_core.h`, which includes `ngx_queue.h` before the
+        // guard is defined. Read as its own unit, the header must not lose its body to the
+        // nested copy.
+        let files = [
+            (
+                "/p/queue.h",
+                "#include \"core.h\"\n#ifndef QUEUE_H\n#define QUEUE_H\ntypedef struct q_s q_t;\n#endif\n",
+            ),
+            (
+                "/p/core.h",
+                "#ifndef CORE_H\n#define CORE_H\n#include \"queue.h\"\n#endif\n",
+            ),
+        ];
+        let s = run(&files, "/p/queue.h", &[]);
+        assert_eq!(s.groups[0].live, Live::Arm(0), "{:?}", s.groups);
+        // A source file still re-enters itself as the compiler does.
+        let files = [(
+            "/p/a.c",
+            "#ifndef ONCE\n#define ONCE\n#include \"a.c\"\n#endif\n",
+        )];
+        let s = run(&files, "/p/a.c", &[]);
+        assert!(s.skipped.is_empty(), "{:?}", s.skipped);
     }
 
     #[test]
