@@ -55,6 +55,24 @@ impl Builder<'_> {
             .unwrap_or(false)
     }
 
+    /// `(off_t)(x)`: a cast to a type name the grammar does not know as a type parses as a
+    /// call through the parenthesized name (libxml2's `(xmlNodePtr) (cur)`). The operand, when
+    /// call `n` is one; casts are transparent.
+    fn cast_parsed_as_call<'t>(&self, n: Node<'t>) -> Option<Node<'t>> {
+        let t = n
+            .child_by_field_name("function")
+            .filter(|c| c.kind() == "parenthesized_expression" && c.named_child_count() == 1)?;
+        let id = t.named_child(0).filter(|i| i.kind() == "identifier")?;
+        if !self.is_type_name(text(id, self.src)) {
+            return None;
+        }
+        let args = n.child_by_field_name("arguments")?;
+        if args.named_child_count() != 1 {
+            return None;
+        }
+        args.named_child(0)
+    }
+
     /// The value of a call: the result lands in a fresh temporary.
     pub(super) fn call_value(&mut self, n: Node) -> ExprId {
         let range = TextRange::of_node(&n);
@@ -66,17 +84,7 @@ impl Builder<'_> {
             };
         }
         let callee = n.child_by_field_name("function");
-        // `(off_t)(x)`: a cast to a type name the grammar does not know as a type parses as a
-        // call through the parenthesized name; casts are transparent.
-        if let Some(t) = callee.filter(|c| c.kind() == "parenthesized_expression")
-            && let Some(id) = t
-                .named_child(0)
-                .filter(|i| i.kind() == "identifier" && t.named_child_count() == 1)
-            && self.is_type_name(text(id, self.src))
-            && let Some(args) = n.child_by_field_name("arguments")
-            && args.named_child_count() == 1
-            && let Some(a) = args.named_child(0)
-        {
+        if let Some(a) = self.cast_parsed_as_call(n) {
             return self.rvalue(a);
         }
         let name = callee
@@ -154,6 +162,13 @@ impl Builder<'_> {
                 Some(v) => self.rvalue(v),
                 None => self.unknown(Type::Unknown),
             };
+            if let Some(addr) = dest {
+                self.emit(StmtKind::Assign { addr, value: v }, range);
+            }
+            return;
+        }
+        if let Some(a) = self.cast_parsed_as_call(n) {
+            let v = self.rvalue(a);
             if let Some(addr) = dest {
                 self.emit(StmtKind::Assign { addr, value: v }, range);
             }
