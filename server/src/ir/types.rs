@@ -242,16 +242,26 @@ impl TypeEnv {
         }
     }
 
-    /// The type of field `field` of struct/union type `ty` (after resolution).
+    /// The type of field `field` of struct/union type `ty` (after resolution). A member
+    /// declared in more than one arm of an undecided `#if` (`DWORD t;` / `struct timeval t;`)
+    /// has the type the arms agree on, or none (`Unknown`): the build may take either.
     pub fn field_type(&self, ty: &Type, field: &str) -> Type {
         let Some(tag) = ty.struct_tag() else {
             return Type::Unknown;
         };
-        self.structs
-            .get(tag)
-            .and_then(|s| s.fields.iter().find(|f| f.name == field))
-            .map(|f| self.resolve(&f.ty))
-            .unwrap_or(Type::Unknown)
+        let Some(def) = self.structs.get(tag) else {
+            return Type::Unknown;
+        };
+        let mut found: Option<Type> = None;
+        for f in def.fields.iter().filter(|f| f.name == field) {
+            let t = self.resolve(&f.ty);
+            match &found {
+                None => found = Some(t),
+                Some(old) if *old == t => {}
+                Some(_) => return Type::Unknown,
+            }
+        }
+        found.unwrap_or(Type::Unknown)
     }
 
     pub fn struct_def(&self, ty: &Type) -> Option<&StructDef> {
@@ -375,11 +385,9 @@ fn struct_fields(
     depth: u32,
 ) -> Vec<FieldDef> {
     let mut fields = Vec::new();
-    let mut cursor = body.walk();
-    for decl in body.named_children(&mut cursor) {
-        if decl.kind() != "field_declaration" {
-            continue;
-        }
+    let mut decls = Vec::new();
+    field_declarations(body, 0, &mut decls);
+    for decl in decls {
         let Some(spec) = decl.child_by_field_name("type") else {
             continue;
         };
@@ -407,6 +415,25 @@ fn struct_fields(
         }
     }
     fields
+}
+
+/// The member declarations of a struct body in order, with those inside conditional groups
+/// the preprocessor left undecided (`#if (NGX_SSL || NGX_COMPAT)` around `ssl`): the parser
+/// keeps such a group as a node of its own, and every arm of it is code the build may see.
+fn field_declarations<'t>(body: Node<'t>, depth: u32, out: &mut Vec<Node<'t>>) {
+    let mut cursor = body.walk();
+    for decl in body.named_children(&mut cursor) {
+        match decl.kind() {
+            "field_declaration" => out.push(decl),
+            "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
+            | "preproc_elifdef"
+                if depth < MAX_DECLARATOR_DEPTH =>
+            {
+                field_declarations(decl, depth + 1, out)
+            }
+            _ => {}
+        }
+    }
 }
 
 /// `(type_descriptor type: … declarator: abstract…)` as used by casts, sizeof and compound

@@ -103,12 +103,13 @@ pub fn probe_sites(
                 if def.is_union {
                     continue;
                 }
-                let fields: Vec<String> = def
-                    .fields
-                    .iter()
-                    .filter(|f| holds_data_pointer(env, &f.ty))
-                    .map(|f| f.name.clone())
-                    .collect();
+                let mut fields: Vec<String> = Vec::new();
+                for f in def.fields.iter().filter(|f| holds_data_pointer(env, &f.ty)) {
+                    // Declared in two arms of an undecided `#if`: one member.
+                    if !fields.contains(&f.name) {
+                        fields.push(f.name.clone());
+                    }
+                }
                 let base = display_expr(ir, *ptr, Notation::C);
                 for (i, f) in fields.iter().enumerate() {
                     let prefix = fields[..i]
@@ -169,8 +170,11 @@ pub fn probe_sites(
                     } else if let Some(def) = env.struct_def(&ty)
                         && !def.is_union
                     {
+                        let mut seen: Vec<&str> = Vec::new();
                         for f in &def.fields {
-                            if holds_data_pointer(env, &f.ty) {
+                            // Declared in two arms of an undecided `#if`: one member.
+                            if holds_data_pointer(env, &f.ty) && !seen.contains(&f.name.as_str()) {
+                                seen.push(&f.name);
                                 places.push((
                                     Place {
                                         root: Root::Local(*l),

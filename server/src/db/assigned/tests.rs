@@ -268,6 +268,11 @@ fn every_fixture_leak_is_named_at_its_allocation() {
             "idioms/struct-return-leak.c:53 s.last",
             "the block is held in a field of a struct returned by value from another function",
         ),
+        (
+            "idioms/struct-ifdef-member-leak.c:24 c->session",
+            "allocated straight into a field and lost when the field is overwritten: the flow \
+             follows locals and hands over to the field's probes at the store",
+        ),
     ];
     let (known, missed): (Vec<String>, Vec<String>) = missed
         .into_iter()

@@ -274,7 +274,11 @@ impl<'p> Engine<'p> {
         // Backward: the last field written is undone first. The fields are distinct
         // locations, so the order only matters to which facts are split.
         let mut cur: SmallVec<[Fact; 2]> = smallvec::smallvec![d.clone()];
-        for fd in def.fields.iter().rev() {
+        for (k, fd) in def.fields.iter().enumerate().rev() {
+            // A member declared in two arms of an undecided `#if` is one location.
+            if def.fields[..k].iter().any(|o| o.name == fd.name) {
+                continue;
+            }
             let da = self.field_addr(e0, &fd.name);
             let sa = self.field_addr(src, &fd.name);
             let mut next: SmallVec<[Fact; 2]> = SmallVec::new();
