@@ -584,6 +584,14 @@ impl ModSet {
                     // (`sin.sin_addr.s_addr`): within that struct's memory.
                     self.mems.insert(classes.class_of(&outer));
                 } else {
+                    if std::env::var_os("REDUCTIO_DEBUG_MOD").is_some() {
+                        // Why the statement `MODALL` names next made the set `all`.
+                        eprintln!(
+                            "MODFIELD {} {}: the struct's type is {sty:?}",
+                            ir.name,
+                            crate::ir::display_expr(ir, addr, crate::ir::Notation::C)
+                        );
+                    }
                     self.all = true;
                 }
             }
@@ -603,6 +611,11 @@ pub fn undeclared_struct_around(ir: &FunctionIr, mut a: ExprId, env: &TypeEnv) -
         let t = env.resolve(&pointee(ir, a));
         if matches!(t, Type::Struct(_) | Type::Union(_)) {
             return env.struct_def(&t).is_none().then_some(t);
+        }
+        // A typedef name declared nowhere (`z_stream`): as the engine's
+        // `undeclared_struct_around`.
+        if matches!(t, Type::Named(_)) {
+            return Some(t);
         }
         match ir.exprs.kind(a) {
             ExprKind::Field(b, _) => a = *b,

@@ -641,6 +641,11 @@ impl<'p> Arena<'p> {
             if matches!(t, Type::Struct(_) | Type::Union(_)) {
                 return self.env.struct_def(&t).is_none().then_some(t);
             }
+            // A typedef name declared nowhere in the workspace (`z_stream`, `SSL_CTX`) with
+            // a member: a struct of a library's, as `mem_regions` treats its memory.
+            if matches!(t, Type::Named(_)) {
+                return Some(t);
+            }
             match *self.kind(b) {
                 EKind::Field(x, _) => b = x,
                 _ => return None,
