@@ -106,10 +106,17 @@ impl<'p> Engine<'p> {
         // cell's own block is written a pointer into itself (`list->next = list` of an
         // `INIT_LIST_HEAD` on a member, `n->self = n`): a reference from the block to itself
         // keeps nothing reachable, and a block whose only references are its own is leaked
-        // (LeakSanitizer reports it), so storing one cannot refute the leak.
+        // (LeakSanitizer reports it), so storing one cannot refute the leak. Nor when the
+        // value stored into the cell's block is computed into some block (`base + k`, `&b->f`)
+        // whose base is not known yet to be the cell: libpcap's `p->priv = chunk + off` runs
+        // after `p = chunk`, so backwards `chunk` becomes a hit only later, and a miss of
+        // `chunk + off` would then refute a block that is referenced only from itself. (A
+        // plain pointer stored into the cell, `l->right = n`, still misses: the paper's
+        // routines rely on it, and LeakSanitizer's ground truth agrees there.)
         let inside_cell = {
             let root = crate::probe::state::block_root(&self.arena, e0);
-            root != e0 && root == crate::probe::state::block_root(&self.arena, e1) && d.is_hit(root)
+            let value_root = crate::probe::state::block_root(&self.arena, e1);
+            root != e0 && d.is_hit(root) && (root == value_root || value_root != e1)
         };
         if !inside_cell && (e0_disjoint || self.unchanged_by(e0, &w, e0)) && self.misses(d, target)
         {
