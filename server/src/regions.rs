@@ -730,29 +730,64 @@ pub fn own_writes(
     classify: &dyn Fn(&str) -> CalleeKind,
     fresh: &dyn Fn(crate::ir::NodeId) -> bool,
 ) -> (ModSet, Vec<String>) {
-    let (m, callees, _) = own_writes_with(ir, env, classes, classify, fresh, &|_| false);
+    let cx = OwnWritesContext {
+        fresh,
+        explored: &|_| false,
+        returns: &|_| true,
+        new_block: &|_, _| false,
+    };
+    let (m, callees, _) = own_writes_with(ir, env, classes, classify, &cx);
     (m, callees)
 }
 
-/// [`own_writes`], with calls through function pointers as the engine treats them:
-/// `explored(n)` says whether a call with `n` arguments reaches few enough address-taken
-/// functions for the engine to follow them (their writes count, through the arities returned
-/// third, which the caller turns into edges), or is treated like a call of an unknown
-/// body-less function (it may write what its pointer arguments point to). Code the front end
-/// did not model still makes the set `all`.
+/// What [`own_writes_with`] knows of a body beyond its statements.
+pub struct OwnWritesContext<'a> {
+    /// Statement `n` writes a field of a block this function has just allocated and not
+    /// handed on (see `probe::sites::fresh_writes`); such writes do not count as `writes_old`.
+    pub fresh: &'a dyn Fn(crate::ir::NodeId) -> bool,
+    /// Whether a call through a function pointer with `n` arguments reaches few enough
+    /// address-taken functions for the engine to follow them (their writes count, through
+    /// the arities returned third, which the caller turns into edges), or is treated like a
+    /// call of an unknown body-less function (it may write what its pointer arguments point
+    /// to).
+    pub explored: &'a dyn Fn(usize) -> bool,
+    /// Statement `n` lies on a path to the function's normal exit (see
+    /// `probe::sites::returning_nodes`). Only those statements count: a caller's state after
+    /// the call is reached only by paths that return, so what a path that ends in `exit`,
+    /// `abort` or a project's fatal-error function writes or calls is no part of the summary.
+    pub returns: &'a dyn Fn(crate::ir::NodeId) -> bool,
+    /// Pointer `e`, an argument of the call at statement `n`, points into a block allocated
+    /// during this call of the function (`probe::sites::new_blocks`). A C library function
+    /// that only writes the bytes it is given to write through it (`memset`, `memcpy`,
+    /// `read`, `snprintf`) then writes memory that did not exist before the call, which no
+    /// caller's fact can be about; such a write is left out.
+    pub new_block: &'a dyn Fn(crate::ir::NodeId, ExprId) -> bool,
+}
+
+/// [`own_writes`], with calls through function pointers as the engine treats them and the
+/// other knowledge of [`OwnWritesContext`]. Code the front end did not model still makes the
+/// set `all`.
 pub fn own_writes_with(
     ir: &FunctionIr,
     env: &TypeEnv,
     classes: &TypeClasses,
     classify: &dyn Fn(&str) -> CalleeKind,
-    fresh: &dyn Fn(crate::ir::NodeId) -> bool,
-    explored: &dyn Fn(usize) -> bool,
+    cx: &OwnWritesContext<'_>,
 ) -> (ModSet, Vec<String>, Vec<usize>) {
+    let OwnWritesContext {
+        fresh,
+        explored,
+        returns,
+        new_block,
+    } = cx;
     let mut m = ModSet::default();
     let mut callees = Vec::new();
     let mut arities = Vec::new();
     let debug = std::env::var_os("REDUCTIO_DEBUG_MOD").is_some();
     for id in ir.node_ids() {
+        if !returns(id) {
+            continue;
+        }
         let was_all = m.all;
         match &ir.node(id).stmt.kind {
             StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => {
@@ -774,6 +809,7 @@ pub fn own_writes_with(
                             }
                             for (i, a) in args.iter().enumerate() {
                                 if known.is_some_and(|k| k.writes_argument(i))
+                                    && !new_block(id, *a)
                                     && let Some(p) = ir.exprs.ty(*a).pointee()
                                 {
                                     m.writes_old = true;

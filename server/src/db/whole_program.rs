@@ -184,14 +184,49 @@ pub fn own_mod<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<(ModSet, Vec<u32>)
             .get(&n)
             .is_some_and(|ts| !ts.is_empty() && ts.len() <= probe::MAX_INDIRECT_TARGETS)
     };
-    let (m, callees, arities) = regions::own_writes_with(
-        &ir,
-        &env,
-        &classes,
-        &classify,
-        &|n| fresh.contains_key(&n),
-        &explored,
-    );
+    // Only what a returning path does reaches a caller: a call of a function that never
+    // returns (`exit`, `abort`, the project's `fatal`, by `never_returning`) ends its path.
+    let never = never_returning(db, ws);
+    let mut stops = |c: &Callee| {
+        let Callee::Direct(name) = c else {
+            return false;
+        };
+        lib.declared_noreturn.contains(name)
+            || match resolve_function(db, file, name) {
+                Some(g) => index.get(&g).is_some_and(|j| never.contains_key(j)),
+                None => lib.never_returns(name),
+            }
+    };
+    let returning = probe::sites::returning_nodes(&ir, &mut stops);
+    let returns = |n: crate::ir::NodeId| {
+        returning
+            .as_ref()
+            .is_none_or(|r| r.get(n.0 as usize).copied().unwrap_or(true))
+    };
+    // Blocks allocated during the call: writes into them are no caller's concern.
+    let callee_body = |name: &str| resolve_function(db, file, name).map(|g| body(db, g));
+    let fresh_call =
+        |name: &str| callee_body(name).is_some_and(|g| regions::returns_fresh(&g, &callee_body));
+    let new_blocks = probe::sites::new_blocks(&ir, &fresh_call);
+    let new_block = |n: crate::ir::NodeId, e: crate::ir::ExprId| {
+        let Some((locals, before)) = &new_blocks else {
+            return false;
+        };
+        probe::sites::points_into_local(&ir, e).is_some_and(|l| {
+            locals.iter().position(|c| *c == l).is_some_and(|i| {
+                before
+                    .get(n.0 as usize)
+                    .is_some_and(|b| b & (1u64 << i) != 0)
+            })
+        })
+    };
+    let cx = regions::OwnWritesContext {
+        fresh: &|n| fresh.contains_key(&n),
+        explored: &explored,
+        returns: &returns,
+        new_block: &new_block,
+    };
+    let (m, callees, arities) = regions::own_writes_with(&ir, &env, &classes, &classify, &cx);
     let mut edges: Vec<u32> = callees
         .iter()
         .filter_map(|n| resolve_function(db, file, n))

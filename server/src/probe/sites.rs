@@ -380,11 +380,43 @@ fn temp_writers(ir: &FunctionIr) -> Vec<(LocalId, Vec<crate::ir::NodeId>)> {
     v
 }
 
-/// Where temporaries die: for each statement, the temporaries whose value is not needed after
-/// it (it read or wrote them, and no path from it reads them again before writing them). C
-/// has no such variable: a call result used as an argument lives for that one use. The engine
-/// treats these deaths as `t ← 0` right after the statement, so a temporary is never an extra
-/// reference to a block.
+/// The statements on a path to the function's normal exit, when a call for which `stops`
+/// answers true (a callee that never returns) ends its path: `out[n]` is true when some path
+/// from `n` reaches the exit without passing such a call (a stopping call itself is never on
+/// one). `None` when the body has code the front end did not model: an opaque statement may
+/// hide a `return`, so every statement must be taken to be on a returning path.
+pub fn returning_nodes(
+    ir: &FunctionIr,
+    stops: &mut dyn FnMut(&Callee) -> bool,
+) -> Option<Vec<bool>> {
+    if !ir.fallbacks.is_empty()
+        || ir
+            .nodes
+            .iter()
+            .any(|n| matches!(n.stmt.kind, StmtKind::Opaque { .. }))
+    {
+        return None;
+    }
+    let n = ir.nodes.len();
+    let mut stopping = vec![false; n];
+    for id in ir.node_ids() {
+        if let StmtKind::Call { callee, .. } = &ir.node(id).stmt.kind {
+            stopping[id.0 as usize] = stops(callee);
+        }
+    }
+    let mut out = vec![false; n];
+    let mut stack = vec![ir.exit];
+    while let Some(v) = stack.pop() {
+        let i = v.0 as usize;
+        if i >= n || out[i] || stopping[i] {
+            continue;
+        }
+        out[i] = true;
+        stack.extend(ir.node(v).preds.iter().copied());
+    }
+    Some(out)
+}
+
 /// Whether control can reach the function's exit from its entry, when a call for which
 /// `stops` answers true (a callee that never returns) ends its path. A function for which this
 /// is false never returns: every path from its entry ends in such a call or loops forever.
@@ -412,6 +444,11 @@ pub fn can_return(ir: &FunctionIr, stops: &mut dyn FnMut(&Callee) -> bool) -> bo
     false
 }
 
+/// Where temporaries die: for each statement, the temporaries whose value is not needed after
+/// it (it read or wrote them, and no path from it reads them again before writing them). C
+/// has no such variable: a call result used as an argument lives for that one use. The engine
+/// treats these deaths as `t ← 0` right after the statement, so a temporary is never an extra
+/// reference to a block.
 pub fn temp_deaths(ir: &FunctionIr) -> super::TempDeaths {
     let reads = temp_reads(ir);
     let mut writes: FxHashMap<LocalId, Vec<NodeId>> = FxHashMap::default();
@@ -723,6 +760,208 @@ fn fresh_dataflow(
     (!changed).then_some((before, kill))
 }
 
+/// For each statement, the locals that point into a block allocated during this call of the
+/// function, right before it runs: set by `l = malloc(…)` (not a reallocation, which carries
+/// the old block), by `l = f(…)` of a function that returns only fresh memory
+/// (`fresh_call(name)`), and by `l = m + k` or a copy of such an `m`; cleared by any other
+/// write of `l`, by `free(l)`, where `l`'s scope begins or ends, and at code the front end
+/// did not model. A forward must-analysis; bit `i` of an entry is `locals[i]` (at most 64).
+///
+/// Unlike [`fresh_values`], handing the pointer on does not matter: the block is new to the
+/// function's callers whoever else holds it, so what is written into it changes no memory
+/// that existed before the call (the MOD summaries leave such writes out).
+pub fn new_blocks(
+    ir: &FunctionIr,
+    fresh_call: &dyn Fn(&str) -> bool,
+) -> Option<(Vec<LocalId>, Vec<u64>)> {
+    let mut locals: Vec<LocalId> = Vec::new();
+    for n in &ir.nodes {
+        let dest = match &n.stmt.kind {
+            StmtKind::Alloc { addr, .. } => Some(*addr),
+            StmtKind::Call {
+                dest: Some(d),
+                callee: Callee::Direct(name),
+                ..
+            } if fresh_call(name) => Some(*d),
+            _ => None,
+        };
+        if let Some(d) = dest
+            && let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(d)
+            && !ir.local(*l).address_taken
+            && ir.local(*l).ty.is_pointer()
+            && !locals.contains(l)
+        {
+            locals.push(*l);
+        }
+    }
+    // And the pointer locals that copies or offsets of those are assigned to (`ret = (char *)e
+    // + sizeof *e`).
+    let mut grew = !locals.is_empty();
+    while grew && locals.len() < 64 {
+        grew = false;
+        for n in &ir.nodes {
+            if let StmtKind::Assign { addr, value } = &n.stmt.kind
+                && let ExprKind::Addr(Symbol::Local(l)) = ir.exprs.kind(*addr)
+                && !locals.contains(l)
+                && !ir.local(*l).address_taken
+                && ir.local(*l).ty.is_pointer()
+                && points_into_local(ir, *value).is_some_and(|m| locals.contains(&m))
+            {
+                locals.push(*l);
+                grew = true;
+            }
+        }
+    }
+    if locals.is_empty() {
+        return None;
+    }
+    locals.truncate(64);
+    let bit = |l: LocalId| -> u64 {
+        match locals.iter().position(|c| *c == l) {
+            Some(i) => 1u64 << i,
+            None => 0,
+        }
+    };
+    let derived_from = |e: ExprId| points_into_local(ir, e);
+    // Reallocations are lowered as `free(old); p = alloc` over the same text.
+    let frees: rustc_hash::FxHashSet<_> = ir
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.stmt.kind, StmtKind::Free { .. }))
+        .map(|n| n.stmt.range)
+        .collect();
+    let all: u64 = if locals.len() >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << locals.len()) - 1
+    };
+    let n = ir.nodes.len();
+    // after = (before & keep) | gen, or `copy`: the written local takes the bit of the local
+    // its new value derives from.
+    let mut keep = vec![all; n];
+    let mut gen_ = vec![0u64; n];
+    let mut copy: Vec<Option<(LocalId, LocalId)>> = vec![None; n];
+    for id in ir.node_ids() {
+        let i = id.0 as usize;
+        let node = ir.node(id);
+        let written = |e: ExprId| match ir.exprs.kind(e) {
+            ExprKind::Addr(Symbol::Local(l)) => Some(*l),
+            _ => None,
+        };
+        match &node.stmt.kind {
+            StmtKind::Alloc { addr, .. } => {
+                if let Some(l) = written(*addr) {
+                    keep[i] &= !bit(l);
+                    if !frees.contains(&node.stmt.range) {
+                        gen_[i] |= bit(l);
+                    }
+                }
+            }
+            StmtKind::Assign { addr, value } => {
+                if let Some(l) = written(*addr) {
+                    keep[i] &= !bit(l);
+                    if let Some(m) = derived_from(*value) {
+                        copy[i] = Some((l, m));
+                    }
+                } else if let Some(l) = written_local(ir, *addr) {
+                    keep[i] &= !bit(l);
+                }
+            }
+            StmtKind::ZeroFill { addr } => {
+                if let Some(l) = written_local(ir, *addr) {
+                    keep[i] &= !bit(l);
+                }
+            }
+            StmtKind::Call { dest, callee, .. } => {
+                if let Some(d) = dest
+                    && let Some(l) = written_local(ir, *d)
+                {
+                    keep[i] &= !bit(l);
+                    if let Callee::Direct(name) = callee
+                        && written(*d) == Some(l)
+                        && fresh_call(name)
+                    {
+                        gen_[i] |= bit(l);
+                    }
+                }
+            }
+            StmtKind::Free { ptr } => {
+                if let Some(m) = derived_from(*ptr) {
+                    keep[i] &= !bit(m);
+                }
+            }
+            StmtKind::ScopeBegin { locals: ls } | StmtKind::ScopeEnd { locals: ls, .. } => {
+                for l in ls {
+                    keep[i] &= !bit(*l);
+                }
+            }
+            StmtKind::Opaque { .. } => keep[i] = 0,
+            StmtKind::Cond { .. } | StmtKind::Enter | StmtKind::Nop | StmtKind::Return { .. } => {}
+        }
+    }
+    let after = |before: u64, i: usize| -> u64 {
+        let mut v = (before & keep[i]) | gen_[i];
+        if let Some((l, m)) = copy[i]
+            && before & bit(m) != 0
+        {
+            v |= bit(l);
+        }
+        v
+    };
+    let mut before = vec![all; n];
+    before[ir.entry.0 as usize] = 0;
+    let mut changed = true;
+    let mut rounds = 0;
+    while changed && rounds < 1000 {
+        changed = false;
+        rounds += 1;
+        for id in ir.node_ids() {
+            let i = id.0 as usize;
+            if id == ir.entry {
+                continue;
+            }
+            let preds = &ir.node(id).preds;
+            let mut v = if preds.is_empty() { 0 } else { all };
+            for p in preds {
+                v &= after(before[p.0 as usize], p.0 as usize);
+            }
+            if v != before[i] {
+                before[i] = v;
+                changed = true;
+            }
+        }
+    }
+    (!changed).then_some((locals, before))
+}
+
+/// The local of a new block (see [`new_blocks`]) that pointer `e` points into, when its
+/// value is that local plus or minus an offset.
+pub fn points_into_local(ir: &FunctionIr, e: ExprId) -> Option<LocalId> {
+    let mut e = e;
+    for _ in 0..8 {
+        match ir.exprs.kind(e) {
+            ExprKind::Deref(a) => {
+                return match ir.exprs.kind(*a) {
+                    ExprKind::Addr(Symbol::Local(m)) => Some(*m),
+                    _ => None,
+                };
+            }
+            ExprKind::Binary(crate::ir::BinOp::Add | crate::ir::BinOp::Sub, a, b)
+                if ir.exprs.ty(e).is_pointer() =>
+            {
+                let (pa, pb) = (ir.exprs.ty(*a).is_pointer(), ir.exprs.ty(*b).is_pointer());
+                e = match (pa, pb) {
+                    (true, false) => *a,
+                    (false, true) => *b,
+                    _ => return None,
+                };
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// Calls `taken(l)` for each address-taken local whose address `e` uses other than as the
 /// location of a read or write of it (`&l` handed on, stored, or computed with).
 fn address_uses(ir: &FunctionIr, e: ExprId, as_addr: bool, taken: &mut dyn FnMut(LocalId)) {
@@ -943,6 +1182,90 @@ mod tests {
     }
 
     const NODE: &str = "struct node { int mark; struct node *next; struct node *left; };\n";
+
+    #[test]
+    fn a_new_block_stays_new_when_handed_on_and_not_when_reassigned() {
+        let src = "#include <stdlib.h>\n#include <string.h>\n\
+             struct chunk { struct chunk *next; };\n\
+             void *take(struct chunk **list, size_t n, char *old, int k) {\n\
+             struct chunk *e = malloc(sizeof *e + n);\n\
+             char *ret; char *q = realloc(old, n);\n\
+             if (!e) abort();\n\
+             e->next = *list;\n\
+             *list = e;\n\
+             ret = (char *)e + sizeof *e;\n\
+             memset(ret, 0, n);\n\
+             memset(q, 0, n);\n\
+             if (k) ret = old;\n\
+             memcpy(ret, old, n);\n\
+             return ret;\n}\n";
+        let ir = crate::ir::lower_snippet(src)
+            .1
+            .into_iter()
+            .find(|ir| ir.name == "take")
+            .expect("the function");
+        let (locals, before) = new_blocks(&ir, &|_| false).expect("candidates");
+        let at = |text: &str| {
+            ir.node_ids()
+                .find(|n| {
+                    crate::ir::display_stmt(&ir, &ir.node(*n).stmt.kind, crate::ir::Notation::C)
+                        == text
+                })
+                .unwrap_or_else(|| panic!("no statement `{text}`"))
+        };
+        let is_new = |node: NodeId, arg: usize| {
+            let StmtKind::Call { args, .. } = &ir.node(node).stmt.kind else {
+                panic!("not a call");
+            };
+            points_into_local(&ir, args[arg]).is_some_and(|l| {
+                locals
+                    .iter()
+                    .position(|c| *c == l)
+                    .is_some_and(|i| before[node.0 as usize] & (1 << i) != 0)
+            })
+        };
+        assert!(
+            is_new(at("call memset(ret, 0, n)"), 0),
+            "an offset into the new block, published"
+        );
+        assert!(
+            !is_new(at("call memset(q, 0, n)"), 0),
+            "a reallocation keeps the old block"
+        );
+        assert!(
+            !is_new(at("call memcpy(ret, old, n)"), 0),
+            "`ret` may be `old` here"
+        );
+    }
+
+    #[test]
+    fn statements_on_paths_into_exit_do_not_return() {
+        let src = "#include <stdlib.h>\nint g; int h;\n\
+             void f(int x) {\n\
+             if (x) { g = 1; exit(1); }\n\
+             h = 2;\n}\n";
+        let ir = crate::ir::lower_snippet(src)
+            .1
+            .into_iter()
+            .find(|ir| ir.name == "f")
+            .expect("the function");
+        let returning = returning_nodes(
+            &ir,
+            &mut |c| matches!(c, Callee::Direct(n) if crate::ir::library::is_noreturn(n)),
+        )
+        .expect("no opaque code");
+        let at = |text: &str| {
+            ir.node_ids()
+                .find(|n| {
+                    crate::ir::display_stmt(&ir, &ir.node(*n).stmt.kind, crate::ir::Notation::C)
+                        == text
+                })
+                .unwrap_or_else(|| panic!("no statement `{text}`"))
+        };
+        assert!(!returning[at("g = 1").0 as usize]);
+        assert!(!returning[at("call exit(1)").0 as usize]);
+        assert!(returning[at("h = 2").0 as usize]);
+    }
 
     #[test]
     fn a_block_is_fresh_until_its_address_is_stored_or_handed_on() {
