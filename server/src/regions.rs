@@ -445,6 +445,9 @@ pub struct ModSet {
     /// callee): the slot is whatever pointer the caller's argument points to, of any type,
     /// so a call also writes what its pointer-to-pointer arguments point to.
     pub generic_slots: bool,
+    /// It may free a block through an untyped pointer (`void *`, `char *`; here or in a
+    /// callee), which [`ModSet::frees`] cannot name: `mutt_mem_free(&p)` frees `*(void **)`.
+    pub frees_untyped: bool,
 }
 
 impl ModSet {
@@ -457,8 +460,9 @@ impl ModSet {
             self.fields.len(),
             self.mems.len(),
         );
-        let slots = self.generic_slots;
+        let slots = (self.generic_slots, self.frees_untyped);
         self.generic_slots |= o.generic_slots;
+        self.frees_untyped |= o.frees_untyped;
         self.all |= o.all;
         self.allocates |= o.allocates;
         self.writes_old |= o.writes_old;
@@ -468,7 +472,7 @@ impl ModSet {
         let f0 = self.frees.len();
         self.frees.extend(o.frees.iter().cloned());
         self.frees.len() != f0
-            || slots != self.generic_slots
+            || slots != (self.generic_slots, self.frees_untyped)
             || before
                 != (
                     self.all,
@@ -841,11 +845,11 @@ pub fn own_writes_with(
             }
             StmtKind::Free { ptr } => {
                 m.writes_old = true;
-                if let Some(p) = ir.exprs.ty(*ptr).pointee() {
-                    let p = env.resolve(p);
-                    if !is_generic_pointee(&p) {
+                match ir.exprs.ty(*ptr).pointee().map(|p| env.resolve(p)) {
+                    Some(p) if !is_generic_pointee(&p) => {
                         m.frees.insert(classes.class_of(&p));
                     }
+                    _ => m.frees_untyped = true,
                 }
                 // The block's references die with it (see the engine's `free`).
                 if let Some(p) = ir.exprs.ty(*ptr).pointee() {

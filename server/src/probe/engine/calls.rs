@@ -511,6 +511,10 @@ impl<'p> Engine<'p> {
     /// leaves it alone, and the path would seem to lose it.
     fn may_free_cell(&mut self, d: &Fact, g: FuncId) -> bool {
         let ms = self.prog.mod_set(g);
+        // Freed through an untyped pointer: any block, the cell's too.
+        if ms.frees_untyped && !d.hits.is_empty() {
+            return true;
+        }
         if ms.frees.is_empty() {
             return false;
         }
