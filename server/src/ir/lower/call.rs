@@ -360,8 +360,10 @@ impl Builder<'_> {
                     }
                     None => self.fallback(range, format!("`{name}` called without its argument")),
                 }
+                // What a release returns (`fclose`'s status) is a number the analysis does not
+                // know: 0 would make its failure branch dead.
                 if let Some(d) = dest {
-                    let z = self.int(0);
+                    let z = self.scalar();
                     self.emit(StmtKind::Assign { addr: d, value: z }, range);
                 }
                 return;
