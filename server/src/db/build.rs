@@ -130,10 +130,8 @@ pub fn file_flags(db: &dyn Db, file: SourceFile) -> Arc<(CompileFlags, Option<Co
         }
     }
     // Nor is it Microsoft's compiler: `#ifdef _MSC_VER` arms (`__pragma(...)`,
-    // `__declspec`) are the other compiler's spelling of what the GCC arms say. And it
-    // compiles C: `__cplusplus` is never defined, so the C++ arms of a header shared with C++
-    // (`extern "C" {`, freerdp's `static_cast<size_t>(…)` in inline functions) are dead.
-    for name in ["__STRICT_ANSI__", "_MSC_VER", "__cplusplus"] {
+    // `__declspec`) are the other compiler's spelling of what the GCC arms say.
+    for name in ["__STRICT_ANSI__", "_MSC_VER"] {
         if !given(&flags, name) {
             flags.undefines.push(name.into());
         }
