@@ -187,16 +187,7 @@ pub fn own_mod<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<(ModSet, Vec<u32>)
     // Only what a returning path does reaches a caller: a call of a function that never
     // returns (`exit`, `abort`, the project's `fatal`, by `never_returning`) ends its path.
     let never = never_returning(db, ws);
-    let mut stops = |c: &Callee| {
-        let Callee::Direct(name) = c else {
-            return false;
-        };
-        lib.declared_noreturn.contains(name)
-            || match resolve_function(db, file, name) {
-                Some(g) => index.get(&g).is_some_and(|j| never.contains_key(j)),
-                None => lib.never_returns(name),
-            }
-    };
+    let mut stops = |c: &Callee| ends_path(db, file, c, &never);
     let returning = probe::sites::returning_nodes(&ir, &mut stops);
     let returns = |n: crate::ir::NodeId| {
         returning
@@ -336,6 +327,28 @@ pub fn return_shape<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<ReturnShape> 
     })
 }
 
+/// Whether a call of `c` from `file` ends its path: a function declared `noreturn`, one in
+/// `never` (by index in `all_functions`), or a body-less one the library model says never
+/// returns.
+fn ends_path(
+    db: &dyn Db,
+    file: super::inputs::SourceFile,
+    c: &Callee,
+    never: &FxHashMap<u32, NeverReturns>,
+) -> bool {
+    let Callee::Direct(name) = c else {
+        return false;
+    };
+    let lib = library_model(db, db.settings());
+    lib.declared_noreturn.contains(name)
+        || match resolve_function(db, file, name) {
+            Some(g) => function_ids(db, db.workspace())
+                .get(&g)
+                .is_some_and(|j| never.contains_key(j)),
+            None => lib.never_returns(name),
+        }
+}
+
 /// Whether `f` (body `ir`) never returns when the functions in `never` and the C library's
 /// `is_noreturn` functions end the paths that call them, and why (the first such callee met).
 fn never_returns_given(
@@ -344,20 +357,14 @@ fn never_returns_given(
     ir: &crate::ir::FunctionIr,
     never: &FxHashMap<u32, NeverReturns>,
 ) -> Option<NeverReturns> {
-    let index = function_ids(db, db.workspace());
-    let lib = library_model(db, db.settings());
     let file = f.file(db);
     let mut stopped_by: Option<String> = None;
     let mut stops = |c: &Callee| {
-        let Callee::Direct(name) = c else {
-            return false;
-        };
-        let stop = lib.declared_noreturn.contains(name)
-            || match resolve_function(db, file, name) {
-                Some(g) => index.get(&g).is_some_and(|j| never.contains_key(j)),
-                None => lib.never_returns(name),
-            };
-        if stop && stopped_by.is_none() {
+        let stop = ends_path(db, file, c, never);
+        if stop
+            && stopped_by.is_none()
+            && let Callee::Direct(name) = c
+        {
             stopped_by = Some(name.clone());
         }
         stop

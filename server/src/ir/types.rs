@@ -123,6 +123,24 @@ pub struct StructDef {
     pub fields: Vec<FieldDef>,
 }
 
+impl StructDef {
+    /// The type of member `name`, resolved by `resolve`: one declared in several arms of an
+    /// undecided `#if` has the type the arms agree on, or none (`Unknown`); so has a name
+    /// that is no member.
+    pub fn member_type(&self, name: &str, resolve: impl Fn(&Type) -> Type) -> Type {
+        let mut found: Option<Type> = None;
+        for f in self.fields.iter().filter(|f| f.name == name) {
+            let t = resolve(&f.ty);
+            match &found {
+                None => found = Some(t),
+                Some(old) if *old == t => {}
+                Some(_) => return Type::Unknown,
+            }
+        }
+        found.unwrap_or(Type::Unknown)
+    }
+}
+
 /// What the whole workspace declares: typedefs, struct layouts, function signatures, globals
 /// and integer constants (enumerators and `#define NAME <number>`).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -249,19 +267,10 @@ impl TypeEnv {
         let Some(tag) = ty.struct_tag() else {
             return Type::Unknown;
         };
-        let Some(def) = self.structs.get(tag) else {
-            return Type::Unknown;
-        };
-        let mut found: Option<Type> = None;
-        for f in def.fields.iter().filter(|f| f.name == field) {
-            let t = self.resolve(&f.ty);
-            match &found {
-                None => found = Some(t),
-                Some(old) if *old == t => {}
-                Some(_) => return Type::Unknown,
-            }
+        match self.structs.get(tag) {
+            Some(def) => def.member_type(field, |t| self.resolve(t)),
+            None => Type::Unknown,
         }
-        found.unwrap_or(Type::Unknown)
     }
 
     pub fn struct_def(&self, ty: &Type) -> Option<&StructDef> {

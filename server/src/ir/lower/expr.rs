@@ -88,19 +88,10 @@ impl Builder<'_> {
     /// As `TypeEnv::field_type`: a member declared in several arms of an undecided `#if`
     /// has the type they agree on, or none.
     pub(super) fn field_type(&self, sty: &Type, name: &str) -> Type {
-        let Some(def) = self.struct_def(sty) else {
-            return Type::Unknown;
-        };
-        let mut found: Option<Type> = None;
-        for f in def.fields.iter().filter(|f| f.name == name) {
-            let t = self.resolve(&f.ty);
-            match &found {
-                None => found = Some(t),
-                Some(old) if *old == t => {}
-                Some(_) => return Type::Unknown,
-            }
+        match self.struct_def(sty) {
+            Some(def) => def.member_type(name, |t| self.resolve(t)),
+            None => Type::Unknown,
         }
-        found.unwrap_or(Type::Unknown)
     }
 
     /// `base ⊕ index` where base is a pointer or array address: the element address.
