@@ -91,6 +91,17 @@ pub fn type_env(db: &dyn Db, ws: Workspace) -> Arc<TypeEnv> {
     Arc::new(env)
 }
 
+/// The names of the functions the workspace defines (has a body for).
+#[salsa::tracked(returns(clone))]
+pub fn defined_names(db: &dyn Db, ws: Workspace) -> Arc<rustc_hash::FxHashSet<String>> {
+    Arc::new(
+        super::names::all_functions(db, ws)
+            .iter()
+            .map(|f| f.name(db).clone())
+            .collect(),
+    )
+}
+
 /// The library model: the C library, the configured allocators and deallocators, and what
 /// the program's headers declare (`__attribute__((malloc))` allocators, the deallocators
 /// `malloc(dealloc, i)` names, `noreturn` functions, `returns_nonnull` and `nonnull`).
@@ -99,16 +110,23 @@ pub fn library_model(db: &dyn Db, settings: Settings) -> Arc<LibraryModel> {
     let c = settings.config(db);
     let mut m = LibraryModel::with_user(&c.allocators, &c.deallocators).with_noreturn(&c.noreturn);
     let declared = declared_attributes(db, db.workspace());
+    let defined = defined_names(db, db.workspace());
     for (name, d) in declared.iter() {
         let a = &d.attributes;
         if a.noreturn {
             m.declare_noreturn(name);
         }
-        if a.malloc {
+        // A declared allocator or deallocator whose body the workspace has is analysed
+        // through that body: the attribute says the result is fresh, the body also says what
+        // the new block holds (`s->owner = TRUE`) and when a release really frees
+        // (`if (s->owner) free(s)`). Only a body-less declaration is modelled by it.
+        if a.malloc && !defined.contains(name.as_str()) {
             m.declare_allocator(name);
         }
         for (dealloc, index) in &a.deallocators {
-            m.declare_deallocator(dealloc, index.saturating_sub(1) as usize);
+            if !defined.contains(dealloc.as_str()) {
+                m.declare_deallocator(dealloc, index.saturating_sub(1) as usize);
+            }
         }
         if a.returns_nonnull {
             m.declare_returns_nonnull(name);
