@@ -15,7 +15,7 @@ use super::inputs::SourceFile;
 use super::names::function_ids;
 use super::names::{all_functions, resolve_function};
 use super::positions::function_anchor;
-use super::whole_program::{captured_params, mod_of, never_returns_of};
+use super::whole_program::{captured_params, mod_of, never_returns_of, nonnull_params_of};
 use crate::ir::library::{AllocKind, Returns, is_noreturn, known_function};
 use crate::probe::NeverReturns;
 use crate::syntax::TextRange;
@@ -219,11 +219,19 @@ fn argument_facts<'db>(db: &'db dyn Db, f: Function<'db>) -> Vec<Fact> {
         return vec![];
     };
     let ir = super::front_end::body(db, f);
+    let nonnull = nonnull_params_of(db, f);
     let mut out = Vec::new();
     for (k, (&p, &keeps)) in ir.params.iter().zip(kept).enumerate() {
         let l = ir.local(p);
         if !l.ty.is_pointer_like() {
             continue;
+        }
+        if nonnull.get(k).copied().unwrap_or(false) {
+            out.push(fact(
+                "nonnull-argument",
+                format!("every known call passes a non-NULL argument {} (`{}`)", k + 1, l.name),
+                "each call site passes an address (`&x`, `&p->f`, a string, an array) or a parameter of its own function that it never changes and that is non-NULL at every call in turn: a path that needs it NULL on entry is taken by no caller",
+            ));
         }
         out.push(if keeps {
             fact(
@@ -267,6 +275,7 @@ pub fn function_facts(db: &dyn Db) -> Vec<FunctionFact> {
         .filter(|f| f.kind == "never-returns")
         .map(|f| f.function.clone())
         .collect();
+    let defined = super::front_end::defined_names(db, ws);
     for (name, d) in super::build::declared_attributes(db, ws).iter() {
         let file = d.file.path(db).clone();
         let line = declaration_line(d.file.text(db), name);
@@ -291,23 +300,28 @@ pub fn function_facts(db: &dyn Db) -> Vec<FunctionFact> {
             );
         }
         if a.malloc {
-            push(
-                "allocator",
-                "allocator",
-                name,
-                format!("declared `__attribute__((malloc))` in {shown}: returns fresh memory"),
-            );
+            let reason = if defined.contains(name.as_str()) {
+                format!(
+                    "declared `__attribute__((malloc))` in {shown}; its body is followed, which also says what the new block holds"
+                )
+            } else {
+                format!("declared `__attribute__((malloc))` in {shown}: returns fresh memory")
+            };
+            push("allocator", "allocator", name, reason);
         }
         for (dealloc, i) in &a.deallocators {
-            push(
-                "deallocator",
-                "deallocator",
-                dealloc,
+            let reason = if defined.contains(dealloc.as_str()) {
+                format!(
+                    "`{name}` is declared `__attribute__((malloc({dealloc}, {i})))` in {shown}; \
+                     the body of `{dealloc}` is followed, which says when it really frees"
+                )
+            } else {
                 format!(
                     "`{name}` is declared `__attribute__((malloc({dealloc}, {i})))` in {shown}: \
                      `{dealloc}` frees argument {i}"
-                ),
-            );
+                )
+            };
+            push("deallocator", "deallocator", dealloc, reason);
         }
         if a.returns_nonnull {
             push(

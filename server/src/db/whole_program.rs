@@ -4,7 +4,7 @@
 
 use super::database::Db;
 use super::front_end::{Function, body, library_model, type_env};
-use super::inputs::Workspace;
+use super::inputs::{SourceFile, Workspace};
 use super::names::{all_functions, function_ids, resolve_function};
 use crate::ir::{Callee, ExprKind, NodeId, StmtKind, Symbol};
 use crate::probe::{self, NeverReturns};
@@ -91,6 +91,29 @@ pub fn resolved_calls<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<ResolvedCal
     })
 }
 
+/// The functions whose address a file's global initializers take (`static const struct ops
+/// ops = { .read = my_read };`), resolved from that file (indices in `all_functions`): they
+/// are indirect-call targets like those whose address a body takes.
+#[salsa::tracked(returns(clone))]
+pub fn initializer_addresses(db: &dyn Db, file: SourceFile) -> Arc<Vec<u32>> {
+    let ws = db.workspace();
+    let index = function_ids(db, ws);
+    let inits = super::front_end::global_inits(db, file);
+    let mut out: Vec<u32> = inits
+        .exprs
+        .iter()
+        .filter_map(|(_, e)| match &e.kind {
+            ExprKind::Addr(Symbol::Function(name)) => {
+                resolve_function(db, file, name).and_then(|t| index.get(&t).copied())
+            }
+            _ => None,
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    Arc::new(out)
+}
+
 #[salsa::tracked(returns(clone))]
 pub fn call_graph(db: &dyn Db, ws: Workspace) -> Arc<CallGraph> {
     let funcs = all_functions(db, ws);
@@ -102,6 +125,9 @@ pub fn call_graph(db: &dyn Db, ws: Workspace) -> Arc<CallGraph> {
             g.callers.entry(t).or_default().push((i as u32, id));
         }
         taken.extend(rc.address_of.iter().copied());
+    }
+    for file in super::build::program_files(db, ws) {
+        taken.extend(initializer_addresses(db, *file).iter().copied());
     }
     // Indirect calls may reach any address-taken function of the right arity.
     let mut taken: Vec<u32> = taken.into_iter().collect();
@@ -133,6 +159,34 @@ pub fn callers_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<(u32, NodeI
     let g = call_graph(db, ws);
     Arc::new(
         idx.and_then(|i| g.callers.get(&i).cloned())
+            .unwrap_or_default(),
+    )
+}
+
+/// The parameters every known call passes non-NULL, for each function by index in
+/// `all_functions` (`probe::nonnull_params`).
+#[salsa::tracked(returns(clone))]
+pub fn nonnull_param_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<Vec<bool>>> {
+    let funcs = all_functions(db, ws);
+    let g = call_graph(db, ws);
+    let bodies: Vec<Arc<crate::ir::FunctionIr>> = funcs.iter().map(|f| body(db, *f)).collect();
+    let refs: Vec<&crate::ir::FunctionIr> = bodies.iter().map(|b| b.as_ref()).collect();
+    let callers: Vec<Vec<(u32, NodeId)>> = (0..funcs.len() as u32)
+        .map(|i| g.callers.get(&i).cloned().unwrap_or_default())
+        .collect();
+    Arc::new(crate::probe::nonnull_params::nonnull_params(
+        &refs, &callers,
+    ))
+}
+
+/// One function's row of [`nonnull_param_table`]: probes read this projection.
+#[salsa::tracked(returns(clone))]
+pub fn nonnull_params_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<bool>> {
+    let ws = db.workspace();
+    let idx = function_ids(db, ws).get(&f).copied();
+    let t = nonnull_param_table(db, ws);
+    Arc::new(
+        idx.and_then(|i| t.get(i as usize).cloned())
             .unwrap_or_default(),
     )
 }

@@ -10,6 +10,7 @@ pub mod assigned;
 mod engine;
 pub mod expr;
 mod footprint;
+pub mod nonnull_params;
 pub mod sites;
 pub mod state;
 
@@ -77,6 +78,11 @@ pub trait Program {
     /// `regions::capture`): a pointer loaded from memory never points to them. A host that
     /// does not know says none.
     fn unescaped_locals(&self, _f: FuncId) -> Arc<Vec<crate::ir::LocalId>> {
+        Arc::new(vec![])
+    }
+    /// The parameters of `f` (by position) every known call passes a non-NULL value for
+    /// (see `nonnull_params`). A host that does not know says none.
+    fn nonnull_params(&self, _f: FuncId) -> Arc<Vec<bool>> {
         Arc::new(vec![])
     }
     /// Called between worklist steps so a host can abandon a probe (salsa cancellation).

@@ -39,6 +39,11 @@ impl SnippetProgram {
             .unwrap_or_else(|| panic!("no function `{name}`")) as FuncId
     }
 
+    /// How many functions the snippet has.
+    pub(crate) fn function_count(&self) -> usize {
+        self.funcs.len()
+    }
+
     /// The local (or parameter) `name` of function `f`.
     pub(crate) fn local(&self, f: FuncId, name: &str) -> LocalId {
         let i = self.funcs[f as usize]
@@ -85,6 +90,14 @@ impl Program for SnippetProgram {
     }
     fn classes(&self) -> &TypeClasses {
         &self.classes
+    }
+    fn nonnull_params(&self, f: FuncId) -> Arc<Vec<bool>> {
+        let refs: Vec<&FunctionIr> = self.funcs.iter().map(|b| b.as_ref()).collect();
+        let callers: Vec<Vec<(FuncId, NodeId)>> = (0..self.funcs.len() as FuncId)
+            .map(|g| self.callers(g))
+            .collect();
+        let mut t = super::nonnull_params::nonnull_params(&refs, &callers);
+        Arc::new(std::mem::take(&mut t[f as usize]))
     }
     fn mod_set(&self, _f: FuncId) -> Arc<ModSet> {
         Arc::new(ModSet {

@@ -63,7 +63,8 @@ impl<'p> Engine<'p> {
             MAX_CALLEE_DEPTH
         };
         if targets.len() > MAX_INDIRECT_TARGETS {
-            // Too many possible targets: like a body-less unknown function.
+            // Too many possible targets: like a body-less unknown function (an unsound
+            // assumption, docs/engine.md: what the targets write to globals is not seen).
             targets.clear();
         }
         // A call of functions that never return (the project's own `fatal`, `die`, a wrapper

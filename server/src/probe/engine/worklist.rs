@@ -519,6 +519,44 @@ impl<'p> Engine<'p> {
         }
     }
 
+    /// At the entry of the probe's function (the path's callers not yet known): the path
+    /// needs a parameter to be NULL that every known call passes non-NULL
+    /// (`Program::nonnull_params`), so no caller takes it.
+    fn null_parameter_no_caller_passes(&mut self, func: FuncId, f: &Fact) -> Option<String> {
+        if f.constraints.is_empty() {
+            return None;
+        }
+        let nonnull = self.prog.nonnull_params(func);
+        if !nonnull.iter().any(|&b| b) {
+            return None;
+        }
+        let params = self.body(func).params.clone();
+        for (j, &p) in params.iter().enumerate() {
+            if !nonnull.get(j).copied().unwrap_or(false) {
+                continue;
+            }
+            let a = self.local_addr(func, p);
+            let v = self.arena.deref(a);
+            let null = f.constraints.iter().any(|c| {
+                c.e == v
+                    && match c.rel {
+                        crate::probe::state::Rel::Eq => c.k == 0,
+                        crate::probe::state::Rel::Le => c.k == 0,
+                        crate::probe::state::Rel::Lt => c.k == 1,
+                        _ => false,
+                    }
+            });
+            if null {
+                let name = self.body(func).local(p).name.clone();
+                return Some(format!(
+                    "the path needs `{name}` to be NULL on entry, and every call of `{}` passes a non-NULL `{name}`",
+                    self.prog.function_name(func)
+                ));
+            }
+        }
+        None
+    }
+
     fn at_entry(
         &mut self,
         id: SlotId,
@@ -541,6 +579,12 @@ impl<'p> Engine<'p> {
             );
             return;
         };
+        if ctx == Ctx::BASE
+            && let Some(why) = self.null_parameter_no_caller_passes(func, &f)
+        {
+            self.refute(func, node, why);
+            return;
+        }
         if ctx == Ctx::BASE
             && let Some(w) = self.cursor.witness
         {

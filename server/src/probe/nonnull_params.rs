@@ -1,0 +1,212 @@
+//! Parameters every known call passes a non-NULL value for (`nonnull_params`): a whole-program
+//! greatest fixpoint over the call sites.
+//!
+//! A leak path that needs a pointer parameter to be NULL at the entry of its function
+//! (`if (links == NULL) return;` dropping the string just made for the list) is feasible only
+//! if some caller passes NULL. The engine follows such a path into the callers, where the
+//! arguments decide it; with dozens of callers, each passing its own parameter on, that walk
+//! runs out of budget and the leak was reported on a condition no caller meets. This pass
+//! decides the common case once for the whole program: an argument is non-NULL when it is an
+//! address (`&list`, `&env->from`, a string literal, an array, a function), or when it is a
+//! parameter of the caller that the caller never changes and that every call of the caller
+//! passes non-NULL in turn.
+//!
+//! It relies on what the engine already assumes when it follows a path into the callers: the
+//! call sites it knows (direct calls, and indirect calls through pointers of the right arity
+//! when the function's address is taken) are all of them. A function without known callers
+//! has no non-NULL parameter.
+
+use crate::ir::{BinOp, ExprId, ExprKind, FunctionIr, LocalId, NodeId, StmtKind, Symbol};
+
+/// For each function, the parameters (by position) every known call passes non-NULL.
+/// `bodies[i]` is function `i`; `callers[i]` its call sites as (caller, call node).
+pub fn nonnull_params(bodies: &[&FunctionIr], callers: &[Vec<(u32, NodeId)>]) -> Vec<Vec<bool>> {
+    let unchanged: Vec<Vec<bool>> = bodies.iter().map(|b| unchanged_params(b)).collect();
+    let mut cand: Vec<Vec<bool>> = bodies
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let has_callers = callers.get(i).is_some_and(|c| !c.is_empty());
+            b.params.iter().map(|_| has_callers).collect()
+        })
+        .collect();
+    loop {
+        let mut changed = false;
+        for (t, sites) in callers.iter().enumerate() {
+            if t >= cand.len() || !cand[t].iter().any(|&c| c) {
+                continue;
+            }
+            for &(c, n) in sites {
+                let Some(cb) = bodies.get(c as usize) else {
+                    cand[t].iter_mut().for_each(|k| *k = false);
+                    changed = true;
+                    break;
+                };
+                let args: &[ExprId] = match &cb.node(n).stmt.kind {
+                    StmtKind::Call { args, .. } => args,
+                    _ => &[],
+                };
+                for k in 0..cand[t].len() {
+                    if !cand[t][k] {
+                        continue;
+                    }
+                    let ok = args.get(k).is_some_and(|&a| {
+                        nonnull_arg(cb, a, |q| {
+                            let j = cb.params.iter().position(|p| *p == q)?;
+                            Some(unchanged[c as usize][j] && cand[c as usize][j])
+                        })
+                    });
+                    if !ok {
+                        cand[t][k] = false;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            return cand;
+        }
+    }
+}
+
+/// Whether `e`, an argument in `b`, is never NULL: an address, or the value of a parameter
+/// `param_ok` vouches for (`None` when the local is not a parameter).
+fn nonnull_arg(b: &FunctionIr, e: ExprId, param_ok: impl Fn(LocalId) -> Option<bool>) -> bool {
+    match b.exprs.kind(e) {
+        ExprKind::Addr(_) | ExprKind::Field(..) => true,
+        ExprKind::Binary(BinOp::Add, base, _) => {
+            matches!(
+                b.exprs.kind(*base),
+                ExprKind::Addr(Symbol::Local(_) | Symbol::Global(_))
+            )
+        }
+        ExprKind::Deref(x) => match b.exprs.kind(*x) {
+            ExprKind::Addr(Symbol::Local(q)) => param_ok(*q).unwrap_or(false),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Which parameters keep their entry value through the whole body: never assigned, their
+/// address never used but to read them, and no code the front end did not understand.
+fn unchanged_params(b: &FunctionIr) -> Vec<bool> {
+    let opaque = !b.fallbacks.is_empty()
+        || b.node_ids()
+            .any(|n| matches!(b.node(n).stmt.kind, StmtKind::Opaque { .. }));
+    if opaque {
+        return vec![false; b.params.len()];
+    }
+    let mut used_otherwise = vec![false; b.params.len()];
+    let addr_ids: Vec<ExprId> = b
+        .exprs
+        .iter()
+        .filter_map(|(id, ex)| match ex.kind {
+            ExprKind::Addr(Symbol::Local(q)) if b.params.contains(&q) => Some(id),
+            _ => None,
+        })
+        .collect();
+    let mark = |id: ExprId, used: &mut Vec<bool>| {
+        if let ExprKind::Addr(Symbol::Local(q)) = b.exprs.kind(id)
+            && let Some(j) = b.params.iter().position(|p| p == q)
+        {
+            used[j] = true;
+        }
+    };
+    // Inside expressions: an address operand of anything but a read.
+    for (_, ex) in b.exprs.iter() {
+        match ex.kind {
+            ExprKind::Deref(_) | ExprKind::Addr(_) | ExprKind::Int(_) => {}
+            ExprKind::Scalar | ExprKind::Unknown => {}
+            ExprKind::Field(x, _) => mark(x, &mut used_otherwise),
+            ExprKind::Binary(_, l, r) => {
+                mark(l, &mut used_otherwise);
+                mark(r, &mut used_otherwise);
+            }
+        }
+    }
+    // At statement level: a destination, an argument, a freed or compared address.
+    for n in b.node_ids() {
+        let mut top: Vec<ExprId> = Vec::new();
+        match &b.node(n).stmt.kind {
+            StmtKind::Assign { addr, value } => top.extend([*addr, *value]),
+            StmtKind::Alloc { addr, .. } | StmtKind::ZeroFill { addr } => top.push(*addr),
+            StmtKind::Free { ptr } => top.push(*ptr),
+            StmtKind::Cond { lhs, rhs, .. } => top.extend([*lhs, *rhs]),
+            StmtKind::Call { dest, args, .. } => {
+                top.extend(dest.iter().copied());
+                top.extend(args.iter().copied());
+            }
+            StmtKind::Return { value } => top.extend(value.iter().copied()),
+            StmtKind::Opaque { reads, .. } => top.extend(reads.iter().copied()),
+            StmtKind::Enter | StmtKind::Nop | StmtKind::ScopeEnd { .. } => {}
+            StmtKind::ScopeBegin { locals } => {
+                for l in locals {
+                    if let Some(j) = b.params.iter().position(|p| p == l) {
+                        used_otherwise[j] = true;
+                    }
+                }
+            }
+        }
+        for id in top {
+            if addr_ids.contains(&id) {
+                mark(id, &mut used_otherwise);
+            }
+        }
+    }
+    used_otherwise.iter().map(|u| !u).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::Program;
+    use crate::probe::snippet::SnippetProgram;
+
+    fn table(src: &str) -> (SnippetProgram, Vec<Vec<bool>>) {
+        let prog = SnippetProgram::new(src);
+        let n = prog.function_count();
+        let bodies: Vec<std::sync::Arc<FunctionIr>> = (0..n as u32).map(|f| prog.body(f)).collect();
+        let refs: Vec<&FunctionIr> = bodies.iter().map(|b| b.as_ref()).collect();
+        let callers: Vec<Vec<(u32, NodeId)>> = (0..n as u32).map(|f| prog.callers(f)).collect();
+        let t = nonnull_params(&refs, &callers);
+        (prog, t)
+    }
+
+    #[test]
+    fn addresses_and_unchanged_parameters_passed_on_are_non_null() {
+        let (prog, t) = table(
+            "struct list { struct list *next; };\n\
+             void add(struct list *h, char *s) { }\n\
+             void mid(struct list *h) { add(h, \"x\"); }\n\
+             void top(void) { struct list l; mid(&l); }\n",
+        );
+        assert_eq!(t[prog.func("add") as usize], vec![true, true]);
+        assert_eq!(t[prog.func("mid") as usize], vec![true]);
+        assert!(t[prog.func("top") as usize].is_empty());
+    }
+
+    #[test]
+    fn a_null_argument_a_changed_parameter_or_no_caller_decides_nothing() {
+        let (prog, t) = table(
+            "struct list { struct list *next; };\n\
+             void add(struct list *h) { }\n\
+             void put(struct list *h) { }\n\
+             void lone(struct list *h) { }\n\
+             void mid(struct list *h) { h = h->next; put(h); }\n\
+             void top(struct list *p) { struct list l; add(0); add(&l); mid(&l); }\n",
+        );
+        assert_eq!(t[prog.func("add") as usize], vec![false]);
+        assert_eq!(
+            t[prog.func("put") as usize],
+            vec![false],
+            "`h` was reassigned"
+        );
+        assert_eq!(
+            t[prog.func("lone") as usize],
+            vec![false],
+            "no known caller"
+        );
+        assert_eq!(t[prog.func("top") as usize], vec![false]);
+    }
+}
