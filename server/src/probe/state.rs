@@ -351,8 +351,10 @@ impl Fact {
 
     /// The index of the separated abstraction (§4.8): the regions holding hit expressions,
     /// refined by the constraints on plain variables, so that paths that took different
-    /// branches on a variable (`prev == NULL` or not) are not merged.
-    pub fn index(&self, a: &mut Arena) -> FactIndex {
+    /// branches on a variable (`prev == NULL` or not) are not merged; with `members`, also
+    /// by those on members of a variable's block (`s->isOwner == 0`), which the engine uses
+    /// while a point has few facts (`MEMBER_SPLIT_SLOTS`).
+    pub fn index(&self, a: &mut Arena, members: bool) -> FactIndex {
         let mut regions = RegionSet::empty();
         for &e in &self.hits {
             if let EKind::Deref(x) = *a.kind(e) {
@@ -363,9 +365,13 @@ impl Fact {
         let vars = self
             .constraints
             .iter()
-            .filter(
-                |c| matches!(a.kind(c.e), EKind::Deref(x) if matches!(a.kind(*x), EKind::Addr(_))),
-            )
+            .filter(|c| {
+                if members {
+                    var_or_member_read(a, c.e)
+                } else {
+                    matches!(a.kind(c.e), EKind::Deref(x) if matches!(a.kind(*x), EKind::Addr(_)))
+                }
+            })
             .copied()
             .collect();
         FactIndex {
@@ -375,6 +381,25 @@ impl Fact {
             witness: false,
         }
     }
+}
+
+/// A read of a variable (`n`) or of a member of the block a variable points to (`s->flag`,
+/// `s->hdr.kind`): the constraints that separate facts (`Fact::index` with `members`). Two
+/// paths that test one member of the same object differently (`if (s->owned) free(s)`) stay
+/// apart instead of being joined into a fact that has forgotten both tests.
+fn var_or_member_read(a: &Arena, e: E) -> bool {
+    let EKind::Deref(mut x) = *a.kind(e) else {
+        return false;
+    };
+    if matches!(a.kind(x), EKind::Addr(_)) {
+        return true;
+    }
+    let mut fields = 0;
+    while let EKind::Field(b, _) = *a.kind(x) {
+        x = b;
+        fields += 1;
+    }
+    fields > 0 && matches!(a.kind(x), EKind::Deref(v) if matches!(a.kind(*v), EKind::Addr(_)))
 }
 
 /// `ImplicitMiss(e, d)` of Figure 2, plus the type-safety reading of the paper's language: a

@@ -24,6 +24,13 @@ use std::sync::Arc;
 /// regardless of their constraints (keeps loops finite).
 const MAX_SLOTS_PER_POINT: usize = 12;
 
+/// Facts that differ only in constraints on members of a variable's block (`s->isOwner ==
+/// 0` on one path, `!= 0` on the other) are kept apart while a point holds fewer facts than
+/// this; past it they are joined (and forget those constraints), as facts that differ only
+/// in other expressions always are. Kept apart at every point, the corpus lost 0.9 points
+/// of resolved probes (session 16).
+const MEMBER_SPLIT_SLOTS: usize = 3;
+
 /// How a slot's fact got there: a leak's trace follows it from the allocation forward.
 #[derive(Clone, Debug)]
 pub(super) enum Prov {
@@ -65,6 +72,8 @@ pub(super) struct Slot {
     pub(super) node: NodeId,
     pub(super) ctx: Ctx,
     pub(super) index: FactIndex,
+    /// `index` without the constraints on members (see `MEMBER_SPLIT_SLOTS`).
+    pub(super) plain: FactIndex,
     pub(super) fact: Fact,
     pub(super) prov: Prov,
     pub(super) queued: bool,
@@ -750,15 +759,29 @@ impl<'p> Engine<'p> {
             self.refute(func, node, why);
             return;
         }
-        let mut index = fact.index(&mut self.arena);
+        let mut index = fact.index(&mut self.arena, true);
         index.witness = witness_of.is_some();
+        let mut plain = fact.index(&mut self.arena, false);
+        plain.witness = index.witness;
         let key = (func, node, ctx);
         if let Some(ids) = self.worklist.slots_at.get(&key) {
             let full = ids.len() >= MAX_SLOTS_PER_POINT;
+            let crowded = ids.len() >= MEMBER_SPLIT_SLOTS;
             let target = ids
                 .iter()
                 .copied()
                 .find(|id| self.worklist.slots[*id as usize].index == index)
+                .or_else(|| {
+                    // Past a few facts at this point, constraints on members no longer
+                    // keep paths apart: only those on variables do.
+                    crowded
+                        .then(|| {
+                            ids.iter()
+                                .copied()
+                                .find(|id| self.worklist.slots[*id as usize].plain == plain)
+                        })
+                        .flatten()
+                })
                 .or_else(|| {
                     full.then(|| {
                         ids.iter().copied().find(|id| {
@@ -793,6 +816,7 @@ impl<'p> Engine<'p> {
             node,
             ctx,
             index,
+            plain,
             fact,
             prov,
             queued: true,
