@@ -88,8 +88,9 @@ fn nonnull_arg(b: &FunctionIr, e: ExprId, param_ok: impl Fn(LocalId) -> Option<b
     }
 }
 
-/// Which parameters keep their entry value through the whole body: never assigned, their
-/// address never used but to read them, and no code the front end did not understand.
+/// Which parameters keep their entry value through the whole body: never written nor
+/// address-taken (`sites::unassigned_params`), in a body without code the front end did not
+/// understand.
 fn unchanged_params(b: &FunctionIr) -> Vec<bool> {
     let opaque = !b.fallbacks.is_empty()
         || b.node_ids()
@@ -97,64 +98,8 @@ fn unchanged_params(b: &FunctionIr) -> Vec<bool> {
     if opaque {
         return vec![false; b.params.len()];
     }
-    let mut used_otherwise = vec![false; b.params.len()];
-    let addr_ids: Vec<ExprId> = b
-        .exprs
-        .iter()
-        .filter_map(|(id, ex)| match ex.kind {
-            ExprKind::Addr(Symbol::Local(q)) if b.params.contains(&q) => Some(id),
-            _ => None,
-        })
-        .collect();
-    let mark = |id: ExprId, used: &mut Vec<bool>| {
-        if let ExprKind::Addr(Symbol::Local(q)) = b.exprs.kind(id)
-            && let Some(j) = b.params.iter().position(|p| p == q)
-        {
-            used[j] = true;
-        }
-    };
-    // Inside expressions: an address operand of anything but a read.
-    for (_, ex) in b.exprs.iter() {
-        match ex.kind {
-            ExprKind::Deref(_) | ExprKind::Addr(_) | ExprKind::Int(_) => {}
-            ExprKind::Scalar | ExprKind::Unknown => {}
-            ExprKind::Field(x, _) => mark(x, &mut used_otherwise),
-            ExprKind::Binary(_, l, r) => {
-                mark(l, &mut used_otherwise);
-                mark(r, &mut used_otherwise);
-            }
-        }
-    }
-    // At statement level: a destination, an argument, a freed or compared address.
-    for n in b.node_ids() {
-        let mut top: Vec<ExprId> = Vec::new();
-        match &b.node(n).stmt.kind {
-            StmtKind::Assign { addr, value } => top.extend([*addr, *value]),
-            StmtKind::Alloc { addr, .. } | StmtKind::ZeroFill { addr } => top.push(*addr),
-            StmtKind::Free { ptr } => top.push(*ptr),
-            StmtKind::Cond { lhs, rhs, .. } => top.extend([*lhs, *rhs]),
-            StmtKind::Call { dest, args, .. } => {
-                top.extend(dest.iter().copied());
-                top.extend(args.iter().copied());
-            }
-            StmtKind::Return { value } => top.extend(value.iter().copied()),
-            StmtKind::Opaque { reads, .. } => top.extend(reads.iter().copied()),
-            StmtKind::Enter | StmtKind::Nop | StmtKind::ScopeEnd { .. } => {}
-            StmtKind::ScopeBegin { locals } => {
-                for l in locals {
-                    if let Some(j) = b.params.iter().position(|p| p == l) {
-                        used_otherwise[j] = true;
-                    }
-                }
-            }
-        }
-        for id in top {
-            if addr_ids.contains(&id) {
-                mark(id, &mut used_otherwise);
-            }
-        }
-    }
-    used_otherwise.iter().map(|u| !u).collect()
+    let unassigned = super::sites::unassigned_params(b);
+    b.params.iter().map(|p| unassigned.contains(p)).collect()
 }
 
 #[cfg(test)]

@@ -512,7 +512,7 @@ pub fn temp_deaths(ir: &FunctionIr) -> super::TempDeaths {
 
 /// Parameters the function never writes (no assignment, allocation or call result lands in
 /// them, and their address is not taken).
-fn unassigned_params(ir: &FunctionIr) -> Vec<LocalId> {
+pub(crate) fn unassigned_params(ir: &FunctionIr) -> Vec<LocalId> {
     let mut written: Vec<LocalId> = Vec::new();
     for n in &ir.nodes {
         let dest = match &n.stmt.kind {

@@ -351,10 +351,10 @@ impl Fact {
 
     /// The index of the separated abstraction (§4.8): the regions holding hit expressions,
     /// refined by the constraints on plain variables, so that paths that took different
-    /// branches on a variable (`prev == NULL` or not) are not merged; with `members`, also
-    /// by those on members of a variable's block (`s->isOwner == 0`), which the engine uses
-    /// while a point has few facts (`MEMBER_SPLIT_SLOTS`).
-    pub fn index(&self, a: &mut Arena, members: bool) -> FactIndex {
+    /// branches on a variable (`prev == NULL` or not) are not merged, and on members of a
+    /// variable's block (`s->isOwner == 0`), which the engine uses while a point has few
+    /// facts (`MEMBER_SPLIT_SLOTS`; `FactIndex::plain` leaves them out).
+    pub fn index(&self, a: &mut Arena) -> FactIndex {
         let mut regions = RegionSet::empty();
         for &e in &self.hits {
             if let EKind::Deref(x) = *a.kind(e) {
@@ -365,13 +365,7 @@ impl Fact {
         let vars = self
             .constraints
             .iter()
-            .filter(|c| {
-                if members {
-                    var_or_member_read(a, c.e)
-                } else {
-                    matches!(a.kind(c.e), EKind::Deref(x) if matches!(a.kind(*x), EKind::Addr(_)))
-                }
-            })
+            .filter(|c| var_read(a, c.e) || member_read(a, c.e))
             .copied()
             .collect();
         FactIndex {
@@ -383,23 +377,40 @@ impl Fact {
     }
 }
 
-/// A read of a variable (`n`) or of a member of the block a variable points to (`s->flag`,
-/// `s->hdr.kind`): the constraints that separate facts (`Fact::index` with `members`). Two
-/// paths that test one member of the same object differently (`if (s->owned) free(s)`) stay
-/// apart instead of being joined into a fact that has forgotten both tests.
-fn var_or_member_read(a: &Arena, e: E) -> bool {
+impl FactIndex {
+    /// The index without its constraints on members: only those on plain variables.
+    pub fn plain(&self, a: &Arena) -> FactIndex {
+        FactIndex {
+            vars: self
+                .vars
+                .iter()
+                .filter(|c| var_read(a, c.e))
+                .copied()
+                .collect(),
+            ..self.clone()
+        }
+    }
+}
+
+/// A read of a variable (`n`).
+fn var_read(a: &Arena, e: E) -> bool {
+    matches!(a.kind(e), EKind::Deref(x) if matches!(a.kind(*x), EKind::Addr(_)))
+}
+
+/// A read of a member of the block a variable points to (`s->flag`, `s->hdr.kind`): with
+/// `var_read`, the constraints that separate facts (`Fact::index`). Two paths that test one
+/// member of the same object differently (`if (s->owned) free(s)`) stay apart instead of
+/// being joined into a fact that has forgotten both tests.
+fn member_read(a: &Arena, e: E) -> bool {
     let EKind::Deref(mut x) = *a.kind(e) else {
         return false;
     };
-    if matches!(a.kind(x), EKind::Addr(_)) {
-        return true;
-    }
     let mut fields = 0;
     while let EKind::Field(b, _) = *a.kind(x) {
         x = b;
         fields += 1;
     }
-    fields > 0 && matches!(a.kind(x), EKind::Deref(v) if matches!(a.kind(*v), EKind::Addr(_)))
+    fields > 0 && var_read(a, x)
 }
 
 /// `ImplicitMiss(e, d)` of Figure 2, plus the type-safety reading of the paper's language: a

@@ -539,24 +539,16 @@ impl<'p> Engine<'p> {
         if !nonnull.iter().any(|&b| b) {
             return None;
         }
-        let params = self.body(func).params.clone();
-        for (j, &p) in params.iter().enumerate() {
-            if !nonnull.get(j).copied().unwrap_or(false) {
-                continue;
-            }
+        let b = self.body(func);
+        for (&p, _) in b.params.iter().zip(nonnull.iter()).filter(|(_, nn)| **nn) {
             let a = self.local_addr(func, p);
             let v = self.arena.deref(a);
+            // `v == 0`, or for a pointer the same said as `v <= 0` or `v < 1`.
             let null = f.constraints.iter().any(|c| {
-                c.e == v
-                    && match c.rel {
-                        crate::probe::state::Rel::Eq => c.k == 0,
-                        crate::probe::state::Rel::Le => c.k == 0,
-                        crate::probe::state::Rel::Lt => c.k == 1,
-                        _ => false,
-                    }
+                c.e == v && matches!((c.rel, c.k), (Rel::Eq, 0) | (Rel::Le, 0) | (Rel::Lt, 1))
             });
             if null {
-                let name = self.body(func).local(p).name.clone();
+                let name = &b.local(p).name;
                 return Some(format!(
                     "the path needs `{name}` to be NULL on entry, and every call of `{}` passes a non-NULL `{name}`",
                     self.prog.function_name(func)
@@ -759,10 +751,9 @@ impl<'p> Engine<'p> {
             self.refute(func, node, why);
             return;
         }
-        let mut index = fact.index(&mut self.arena, true);
+        let mut index = fact.index(&mut self.arena);
         index.witness = witness_of.is_some();
-        let mut plain = fact.index(&mut self.arena, false);
-        plain.witness = index.witness;
+        let plain = index.plain(&self.arena);
         let key = (func, node, ctx);
         if let Some(ids) = self.worklist.slots_at.get(&key) {
             let full = ids.len() >= MAX_SLOTS_PER_POINT;
