@@ -94,6 +94,30 @@ impl Builder<'_> {
         }
     }
 
+    /// Whether operand `n` of pointer arithmetic is a cast of `value` to another pointer
+    /// type (`(char *) p`), so that the arithmetic counts in another element type than the
+    /// value's. Casts are transparent, so `(char *) p + 8` would otherwise be `p + 8`.
+    pub(super) fn casts_unit(&mut self, mut n: Node, value: ExprId) -> bool {
+        while n.kind() == "parenthesized_expression" {
+            match last_named(n) {
+                Some(inner) => n = inner,
+                None => return false,
+            }
+        }
+        if n.kind() != "cast_expression" {
+            return false;
+        }
+        let Some(target) = n
+            .child_by_field_name("type")
+            .map(|t| self.descriptor_type(t))
+        else {
+            return false;
+        };
+        let target = decayed(&self.resolve(&target));
+        let own = decayed(&self.resolve(&self.ty(value)));
+        target.is_pointer_like() && target != own
+    }
+
     /// `base ⊕ index` where base is a pointer or array address: the element address.
     pub(super) fn index_addr(&mut self, base: ExprId, index: ExprId) -> ExprId {
         let elem = elem_type(self.exprs.ty(base));
@@ -244,7 +268,27 @@ impl Builder<'_> {
                         let lv = self.rvalue(l);
                         let rv = self.rvalue(r);
                         let bop = BinOp::from_c_operator(op).unwrap_or(BinOp::Compare);
-                        self.binary(bop, lv, rv)
+                        // Pointer arithmetic on a cast to another pointer type counts in
+                        // the cast's element type, which the value (casts are transparent)
+                        // does not carry: `(char *) p + 8` is not `p + 8`. Its offset is
+                        // an untracked number.
+                        match bop {
+                            BinOp::Add | BinOp::Sub
+                                if self.ty(lv).is_pointer_like()
+                                    && !self.ty(rv).is_pointer_like()
+                                    && self.casts_unit(l, lv) =>
+                            {
+                                let k = self.scalar();
+                                self.binary(bop, lv, k)
+                            }
+                            BinOp::Add
+                                if self.ty(rv).is_pointer_like() && self.casts_unit(r, rv) =>
+                            {
+                                let k = self.scalar();
+                                self.binary(bop, k, rv)
+                            }
+                            _ => self.binary(bop, lv, rv),
+                        }
                     }
                 }
             }
@@ -661,10 +705,19 @@ impl Builder<'_> {
                 let base = self.rvalue(a);
                 let idx = self.rvalue(i);
                 // `i[a]` is legal C: keep the pointer on the left.
-                if !self.exprs.ty(base).is_pointer_like() && self.exprs.ty(idx).is_pointer_like() {
-                    return self.index_addr(idx, base);
+                let (p, pn, k) = if !self.exprs.ty(base).is_pointer_like()
+                    && self.exprs.ty(idx).is_pointer_like()
+                {
+                    (idx, i, base)
+                } else {
+                    (base, a, idx)
+                };
+                if self.casts_unit(pn, p) {
+                    // `((char *) p)[8]`: an element of the cast's type, at an untracked offset.
+                    let k = self.scalar();
+                    return self.index_addr(p, k);
                 }
-                self.index_addr(base, idx)
+                self.index_addr(p, k)
             }
             "pointer_expression" if operator(n, src) == "*" => {
                 match n.child_by_field_name("argument") {

@@ -4,7 +4,7 @@
 //! (`unchanged_by`).
 
 use super::Engine;
-use crate::ir::{NodeId, Type};
+use crate::ir::{BinOp, NodeId, Type};
 use crate::probe::FuncId;
 use crate::probe::expr::{Arena, E, EKind, Sym};
 use crate::probe::state::{Fact, PtrRel, miss};
@@ -108,7 +108,7 @@ impl<'p> Engine<'p> {
     /// Whether addresses `x` and `y` are different locations: the same field of two blocks
     /// whose pointers differ.
     fn distinct_addrs(&mut self, d: &Fact, x: E, y: E) -> bool {
-        if self.distinct_objects(x, y) {
+        if self.distinct_objects(x, y) || self.distinct_elements(x, y) {
             return true;
         }
         match (*self.arena.kind(x), *self.arena.kind(y)) {
@@ -117,6 +117,38 @@ impl<'p> Engine<'p> {
             }
             _ => self.distinct_members(x, y),
         }
+    }
+
+    /// Whether pointers `x` and `y` are two different elements of one array: one base
+    /// pointer plus indices that differ by a known nonzero number (`a + n` and `a + (n + 1)`,
+    /// `*names` and `*names + 1`), counted in one element type that holds pointers or is a
+    /// struct, so the two elements do not overlap. Every step of the arithmetic must count in
+    /// that type: a cast to another pointer type makes its own type (`ir::lower`,
+    /// `cast_unit`), and `<number>`s may each be another value.
+    pub(super) fn distinct_elements(&self, x: E, y: E) -> bool {
+        let a = &self.arena;
+        let ty = a.ty(x);
+        if ty != a.ty(y) {
+            return false;
+        }
+        let env = a.env();
+        let elem = ty.pointee().map(|t| env.resolve(t));
+        let whole = match &elem {
+            Some(Type::Pointer(_)) => true,
+            Some(t @ Type::Struct(_)) => env.struct_def(t).is_some_and(|d| !d.is_union),
+            _ => false,
+        };
+        if !whole {
+            return false;
+        }
+        let (Some((bx, ix, kx)), Some((by, iy, ky))) = (element_of(a, x), element_of(a, y)) else {
+            return false;
+        };
+        bx == by
+            && ix == iy
+            && kx != ky
+            && !crate::probe::state::mentions_unknown_value(a, bx)
+            && ix.is_none_or(|i| !crate::probe::state::mentions_unknown_value(a, i))
     }
 
     /// Whether addresses `x` and `y` lie in two different objects: two different variables,
@@ -205,6 +237,7 @@ impl<'p> Engine<'p> {
             }
         }
         d.relations.contains(&PtrRel::new(p, q, false))
+            || self.distinct_elements(p, q)
             || (d.is_hit(p) && miss(&mut self.arena, d, q))
             || (d.is_hit(q) && miss(&mut self.arena, d, p))
             || self.frames_apart(p, q)
@@ -319,4 +352,34 @@ fn distinct_variables(s: Sym, t: Sym) -> bool {
         }
         _ => true,
     }
+}
+
+/// Pointer `e` as a base pointer, at most one index expression and a known number of
+/// elements: `a + (n + 1)` is `(a, n, 1)`, `a - 2` is `(a, None, -2)`, `a` is `(a, None, 0)`.
+/// Only steps whose result and base have `e`'s type are taken apart, so every count is in
+/// one element type. `None` when an index is subtracted or there are two.
+fn element_of(a: &Arena, e: E) -> Option<(E, Option<E>, i64)> {
+    let ty = a.ty(e);
+    let (mut base, mut idx, mut k) = (e, None, 0i64);
+    for _ in 0..16 {
+        let EKind::Bin(op @ (BinOp::Add | BinOp::Sub), l, r) = *a.kind(base) else {
+            break;
+        };
+        if a.ty(base) != ty || a.ty(l) != ty {
+            break;
+        }
+        let (v, c) = a.offset_of(r);
+        if let Some(v) = v {
+            if op == BinOp::Sub || idx.is_some() || a.ty(v).is_pointer_like() {
+                return None;
+            }
+            idx = Some(v);
+        }
+        k = match op {
+            BinOp::Sub => k.checked_sub(c)?,
+            _ => k.checked_add(c)?,
+        };
+        base = l;
+    }
+    Some((base, idx, k))
 }
