@@ -65,6 +65,13 @@ pub fn fresh_values<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<probe::FreshV
     Arc::new(probe::sites::fresh_values(&ir, &fresh_call))
 }
 
+/// The parameters a function frees on every path that returns unless they are NULL (a pass
+/// over its body, shared by all probes).
+#[salsa::tracked(returns(clone))]
+pub fn freed_params<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<bool>> {
+    Arc::new(probe::freed_params::freed_params(&body(db, f)))
+}
+
 impl probe::Program for DbProgram<'_> {
     fn body(&self, f: FuncId) -> Arc<FunctionIr> {
         body(self.db, self.funcs[f as usize])
@@ -118,6 +125,12 @@ impl probe::Program for DbProgram<'_> {
     fn unescaped_locals(&self, f: FuncId) -> Arc<Vec<crate::ir::LocalId>> {
         match self.funcs.get(f as usize) {
             Some(g) => unescaped_locals(self.db, *g),
+            None => Arc::new(vec![]),
+        }
+    }
+    fn freed_params(&self, f: FuncId) -> Arc<Vec<bool>> {
+        match self.funcs.get(f as usize) {
+            Some(g) => freed_params(self.db, *g),
             None => Arc::new(vec![]),
         }
     }

@@ -10,6 +10,7 @@ pub mod assigned;
 mod engine;
 pub mod expr;
 mod footprint;
+pub mod freed_params;
 pub mod nonnull_params;
 pub mod sites;
 pub mod state;
@@ -84,6 +85,11 @@ pub trait Program {
     /// (see `nonnull_params`). A host that does not know says none.
     fn nonnull_params(&self, _f: FuncId) -> Arc<Vec<bool>> {
         Arc::new(vec![])
+    }
+    /// The parameters of `f` (by position) it frees on every path that returns unless they
+    /// are NULL (see `freed_params`); a host may cache it.
+    fn freed_params(&self, f: FuncId) -> Arc<Vec<bool>> {
+        Arc::new(freed_params::freed_params(&self.body(f)))
     }
     /// Called between worklist steps so a host can abandon a probe (salsa cancellation).
     fn checkpoint(&self) {}

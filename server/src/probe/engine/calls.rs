@@ -324,6 +324,24 @@ impl<'p> Engine<'p> {
             self.refute(func, node, format!("`{t}` contradicts it"));
             return;
         };
+        // An argument the callee frees unless it is NULL is not the cell before the call:
+        // had it been, the cell would be freed, not leaked.
+        for i in self.freed_by_all(gs) {
+            let Some(&a) = args_e.get(i) else {
+                continue;
+            };
+            if f.is_hit(a) {
+                let t = self.stmt_text(func, node);
+                self.refute(func, node, format!("`{t}` frees it"));
+                return;
+            }
+            if !crate::probe::state::mentions_unknown_value(&self.arena, a)
+                && !miss(&mut self.arena, &f, a)
+            {
+                f.misses.push(a);
+                f.normalize();
+            }
+        }
         f.tainted |= made_inside;
         // A call summarised instead of explored (`at_call`): a constraint or relation it
         // forgot may be one its body would have decided.
@@ -331,6 +349,30 @@ impl<'p> Engine<'p> {
             f.constraints.len() < d.constraints.len() || f.relations.len() < d.relations.len()
         });
         self.with_result(id, func, node, ctx, f, dest_e, (returns, assume), &callee);
+    }
+
+    /// The parameters (by position) every one of `gs` frees unless they are NULL
+    /// (`Program::freed_params`).
+    fn freed_by_all(&mut self, gs: &[FuncId]) -> Vec<usize> {
+        let mut out: Option<Vec<bool>> = None;
+        for &g in gs {
+            let prog = self.prog;
+            let fp = self
+                .caches
+                .freed_params
+                .entry(g)
+                .or_insert_with(|| prog.freed_params(g))
+                .clone();
+            out = Some(match out {
+                None => fp.to_vec(),
+                Some(o) => o.iter().zip(fp.iter()).map(|(a, b)| *a && *b).collect(),
+            });
+        }
+        out.unwrap_or_default()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| b.then_some(i))
+            .collect()
     }
 
     /// Backwards over the assignment of a summarised call's result to `dest`: with the

@@ -117,6 +117,8 @@ struct Caches {
     return_constants: FxHashMap<FuncId, Option<Arc<[i64]>>>,
     /// Statements a call of each function may walk (`returns::heavy`).
     weights: FxHashMap<FuncId, usize>,
+    /// The parameters each function frees unless NULL (`Program::freed_params`).
+    freed_params: FxHashMap<FuncId, Arc<Vec<bool>>>,
 }
 
 /// What the engine is looking at: set while a slot is processed (or a fact stored), read by
