@@ -36,8 +36,12 @@ pub fn function_names(db: &dyn Db, ws: Workspace) -> FunctionNames<'_> {
     names
 }
 
-/// Find a function by name: a function of `from` first (`static` or not), then the first
-/// non-static one of another file.
+/// Find a function by name: a function of `from` first (`static` or not), then of a header
+/// `from` includes, then the non-static one of another file nearest to `from` in the
+/// directory tree (the most leading directories in common; the first in file order among
+/// equals). A tool that overrides a library function in its own directory (mruby's `mrbc`
+/// defines its own `mrb_realloc`) is linked with its override, and the library's files with
+/// the library's definition.
 pub fn resolve_function<'db>(
     db: &'db dyn Db,
     from: SourceFile,
@@ -54,12 +58,29 @@ pub fn resolve_function<'db>(
             return Some(*f);
         }
     }
-    names
-        .exported
-        .get(name)?
-        .iter()
-        .find(|f| f.file(db) != from)
-        .copied()
+    let cands = names.exported.get(name)?;
+    let mut best: Option<(usize, Function<'db>)> = None;
+    for f in cands.iter().filter(|f| f.file(db) != from) {
+        let near = shared_dirs(from.path(db), f.file(db).path(db));
+        if best.is_none_or(|(b, _)| near > b) {
+            best = Some((near, *f));
+        }
+    }
+    best.map(|(_, f)| f)
+}
+
+/// How many leading directories the files `a` and `b` have in common.
+fn shared_dirs(a: &std::path::Path, b: &std::path::Path) -> usize {
+    let (Some(a), Some(b)) = (a.parent(), b.parent()) else {
+        return 0;
+    };
+    // `./src/a.c` (found by walking `.`) and `src/b.c` (named on the command line) share
+    // `src`.
+    fn dirs(p: &std::path::Path) -> impl Iterator<Item = std::path::Component<'_>> {
+        p.components()
+            .filter(|c| !matches!(c, std::path::Component::CurDir))
+    }
+    dirs(a).zip(dirs(b)).take_while(|(x, y)| x == y).count()
 }
 
 /// Every function of the workspace and of the project headers it reaches, in file order. A

@@ -249,6 +249,45 @@ fn static_functions_resolve_per_file() {
     assert_eq!(resolve_function(&db, c, "h").unwrap().file(&db), b);
 }
 
+#[test]
+fn a_call_links_the_definition_nearest_in_the_directory_tree() {
+    let mut db = Database::default();
+    // A library definition and a tool's own override, listed first.
+    let tool = db.add_file(
+        "tools/conv/alloc.c".into(),
+        "void *lib_realloc(void *p, int n) { return 0; }\n".into(),
+    );
+    let lib = db.add_file(
+        "src/gc.c".into(),
+        "void *lib_realloc(void *p, int n) { return p; }\n".into(),
+    );
+    let in_lib = db.add_file("src/array.c".into(), "int a(void) { return 0; }\n".into());
+    let in_tool = db.add_file(
+        "tools/conv/main.c".into(),
+        "int m(void) { return 0; }\n".into(),
+    );
+    let elsewhere = db.add_file("test/t.c".into(), "int t(void) { return 0; }\n".into());
+    assert_eq!(
+        resolve_function(&db, in_lib, "lib_realloc")
+            .unwrap()
+            .file(&db),
+        lib
+    );
+    assert_eq!(
+        resolve_function(&db, in_tool, "lib_realloc")
+            .unwrap()
+            .file(&db),
+        tool
+    );
+    // No nearer one: the first in file order, as before.
+    assert_eq!(
+        resolve_function(&db, elsewhere, "lib_realloc")
+            .unwrap()
+            .file(&db),
+        tool
+    );
+}
+
 /// A finding's byte range and its line/columns describe the same span, for the probe's own
 /// location, its allocation path and its trace, in functions below others and across lines.
 #[test]
