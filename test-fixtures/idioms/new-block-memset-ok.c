@@ -275,7 +275,7 @@ void *arena_alloc(struct arena *a, size_t n)
     a->list = e;
     ret = (char *)e + sizeof(struct chunk);  // expect: unproved budget
     memset(ret, 0, n);
-    return ret;                         // expect: unproved budget; unproved budget
+    return ret;                         // expect: unproved budget
 }
 
 /*

@@ -509,12 +509,30 @@ pub fn infeasible(a: &mut Arena, f: &Fact) -> bool {
     if h.iter().any(|e| miss(a, f, *e)) || constraints_unsat(a, f) || rels_unsat(a, f) {
         return true;
     }
-    // An interior pointer of a hit pointer hits too. Not one at an offset the analysis does
-    // not name: `s + <number>` stands for a library result that may be NULL (`strchr`).
+    // An interior pointer of a hit pointer hits too (`(char *) p + sizeof(hdr)` as much as
+    // `p + 4`). Not a library result that may be NULL (`strchr`: `s + <library offset>`), nor
+    // one computed from code the analysis did not understand.
     f.misses.iter().any(|m| {
         let root = block_root(a, *m);
-        root != *m && f.is_hit(root) && !mentions_unknown_value(a, *m)
+        root != *m && f.is_hit(root) && !maybe_null_offset(a, *m)
     })
+}
+
+/// The type of the offset in a library result that points into an argument's block or is
+/// NULL (`strchr(s, c)` is `s + <number>` of this type): another node than the `<number>`s
+/// of the program's own arithmetic (`p + sizeof(hdr)`), which stay inside the block.
+pub const LIBRARY_OFFSET: &str = "<library offset>";
+
+/// Whether `e` contains a library result's offset or `<unknown>`: an interior pointer that
+/// may also be NULL or anything.
+fn maybe_null_offset(a: &Arena, e: E) -> bool {
+    match *a.kind(e) {
+        EKind::Unknown => true,
+        EKind::Num => matches!(a.ty(e), crate::ir::Type::Named(n) if n == LIBRARY_OFFSET),
+        EKind::Deref(x) | EKind::Field(x, _) => maybe_null_offset(a, x),
+        EKind::Bin(_, l, r) => maybe_null_offset(a, l) || maybe_null_offset(a, r),
+        _ => false,
+    }
 }
 
 /// Whether the relations contradict the fact: `e != e`; equal values of which one hits and

@@ -797,10 +797,14 @@ impl<'p> Engine<'p> {
     }
 
     /// `base + <number>`: a pointer into the block `base` points to, or NULL (a library
-    /// result), of `base`'s type.
+    /// result), of `base`'s type. The number is of type `LIBRARY_OFFSET`, so that it is not
+    /// taken for an offset that stays inside the block (`state::infeasible`).
     fn somewhere_in(&mut self, base: E) -> E {
         let ty = self.arena.ty(base).clone();
-        let off = self.arena.mk(EKind::Num, &Type::Int);
+        let off = self.arena.mk(
+            EKind::Num,
+            &Type::Named(crate::probe::state::LIBRARY_OFFSET.into()),
+        );
         self.arena
             .mk(EKind::Bin(crate::ir::BinOp::Add, base, off), &ty)
     }
