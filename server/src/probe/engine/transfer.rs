@@ -15,7 +15,7 @@ use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
 
 /// Nesting of struct members copied field by field (as the lowering's struct copies).
-const MAX_COPY_DEPTH: u32 = 4;
+pub(super) const MAX_COPY_DEPTH: u32 = 4;
 
 pub(super) enum AllocResult {
     Contradiction,
