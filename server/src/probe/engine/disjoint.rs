@@ -141,14 +141,17 @@ impl<'p> Engine<'p> {
         if !whole {
             return false;
         }
-        let (Some((bx, ix, kx)), Some((by, iy, ky))) = (element_of(a, x), element_of(a, y)) else {
+        let (Some((bx, (tx, kx))), Some((by, (ty_, ky)))) = (element_of(a, x), element_of(a, y))
+        else {
             return false;
         };
         bx == by
-            && ix == iy
+            && tx == ty_
             && kx != ky
             && !crate::probe::state::mentions_unknown_value(a, bx)
-            && ix.is_none_or(|i| !crate::probe::state::mentions_unknown_value(a, i))
+            && tx
+                .iter()
+                .all(|(t, _)| !crate::probe::state::mentions_unknown_value(a, *t))
     }
 
     /// Whether addresses `x` and `y` lie in two different objects: two different variables,
@@ -354,32 +357,57 @@ fn distinct_variables(s: Sym, t: Sym) -> bool {
     }
 }
 
-/// Pointer `e` as a base pointer, at most one index expression and a known number of
-/// elements: `a + (n + 1)` is `(a, n, 1)`, `a - 2` is `(a, None, -2)`, `a` is `(a, None, 0)`.
-/// Only steps whose result and base have `e`'s type are taken apart, so every count is in
-/// one element type. `None` when an index is subtracted or there are two.
-fn element_of(a: &Arena, e: E) -> Option<(E, Option<E>, i64)> {
+/// An index as integer terms with signs plus a known number: `(err + 1) - first` is
+/// `([err: +1, first: -1], 1)`. Terms are sorted, so two indices that differ only by a
+/// number have equal term lists.
+type Linear = (SmallVec<[(E, i8); 4]>, i64);
+
+/// Pointer `e` as a base pointer and a linear index counted in elements of `e`'s type: `a +
+/// (n + 1)` is `(a, [n], 1)`, `a - 2` is `(a, [], -2)`, `a` is `(a, [], 0)`. Only steps whose
+/// result and base have `e`'s type are taken apart, so every count is in one element type.
+fn element_of(a: &Arena, e: E) -> Option<(E, Linear)> {
     let ty = a.ty(e);
-    let (mut base, mut idx, mut k) = (e, None, 0i64);
+    let mut base = e;
+    let mut lin: Linear = (SmallVec::new(), 0);
     for _ in 0..16 {
         let EKind::Bin(op @ (BinOp::Add | BinOp::Sub), l, r) = *a.kind(base) else {
             break;
         };
-        if a.ty(base) != ty || a.ty(l) != ty {
+        if a.ty(base) != ty || a.ty(l) != ty || a.ty(r).is_pointer_like() {
             break;
         }
-        let (v, c) = a.offset_of(r);
-        if let Some(v) = v {
-            if op == BinOp::Sub || idx.is_some() || a.ty(v).is_pointer_like() {
-                return None;
-            }
-            idx = Some(v);
-        }
-        k = match op {
-            BinOp::Sub => k.checked_sub(c)?,
-            _ => k.checked_add(c)?,
-        };
+        linear_into(a, r, if op == BinOp::Sub { -1 } else { 1 }, &mut lin, 0)?;
         base = l;
     }
-    Some((base, idx, k))
+    lin.0.retain(|(_, s)| *s != 0);
+    lin.0.sort_unstable();
+    Some((base, lin))
+}
+
+/// Adds `sign * e` to `lin`, taking sums and differences apart (at most 8 terms).
+fn linear_into(a: &Arena, e: E, sign: i8, lin: &mut Linear, depth: u32) -> Option<()> {
+    if depth > 8 {
+        return None;
+    }
+    match *a.kind(e) {
+        EKind::Int(v) => {
+            lin.1 = lin.1.checked_add(v.checked_mul(i64::from(sign))?)?;
+        }
+        EKind::Bin(op @ (BinOp::Add | BinOp::Sub), l, r) if !a.ty(e).is_pointer_like() => {
+            linear_into(a, l, sign, lin, depth + 1)?;
+            let s = if op == BinOp::Sub { -sign } else { sign };
+            linear_into(a, r, s, lin, depth + 1)?;
+        }
+        _ => {
+            if let Some(t) = lin.0.iter_mut().find(|(x, _)| *x == e) {
+                t.1 = t.1.checked_add(sign)?;
+            } else {
+                if lin.0.len() >= 8 {
+                    return None;
+                }
+                lin.0.push((e, sign));
+            }
+        }
+    }
+    Some(())
 }

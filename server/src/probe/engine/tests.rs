@@ -4,7 +4,7 @@
 
 use super::frames::Frames;
 use super::{Ctx, Engine};
-use crate::ir::{Callee, CmpOp, NodeId, StmtKind};
+use crate::ir::{BinOp, Callee, CmpOp, NodeId, StmtKind, Type};
 use crate::probe::expr::{E, EKind, Sym};
 use crate::probe::snippet::SnippetProgram;
 use crate::probe::state::{Fact, PtrRel, miss};
@@ -159,6 +159,38 @@ fn a_location_of_a_tagged_region_other_than_its_tags_holds_no_reference() {
     assert!(eng.outside_tags(&apart, y_next));
     assert!(eng.misses(&apart, y_next));
     assert!(!eng.outside_tags(&apart, x_next), "the tag itself");
+}
+
+#[test]
+fn elements_of_one_array_differ_when_their_indices_differ_by_a_known_number() {
+    let src = "struct list { int data; struct list *next; };\n\
+        void f(struct list **tab, int err, int first, int k) { tab[err - first] = 0; }\n";
+    let prog = SnippetProgram::new(src);
+    let mut eng = engine(&prog);
+    let f = prog.func("f");
+    let tab = var(&mut eng, &prog, f, "tab");
+    let err = var(&mut eng, &prog, f, "err");
+    let first = var(&mut eng, &prog, f, "first");
+    let k = var(&mut eng, &prog, f, "k");
+    let int = Type::Int;
+    let ptr_ty = eng.arena.ty(tab).clone();
+    let one = eng.arena.int(1);
+    let at = |eng: &mut Engine, idx: E| eng.arena.mk(EKind::Bin(BinOp::Add, tab, idx), &ptr_ty);
+    // `tab[err - first]` and `tab[(err + 1) - first]`: one element apart.
+    let d = eng.arena.mk(EKind::Bin(BinOp::Sub, err, first), &int);
+    let e1 = eng.arena.mk(EKind::Bin(BinOp::Add, err, one), &int);
+    let d1 = eng.arena.mk(EKind::Bin(BinOp::Sub, e1, first), &int);
+    let (a, b) = (at(&mut eng, d), at(&mut eng, d1));
+    assert!(eng.distinct_elements(a, b));
+    assert!(!eng.distinct_elements(a, a), "the same element");
+    // `tab[err - first]` and `tab[k]`: nothing known.
+    let c = at(&mut eng, k);
+    assert!(!eng.distinct_elements(a, c));
+    // An untracked number may be any value: `tab[<number>]` and `tab[<number> + 1]` may meet.
+    let num = eng.arena.mk(EKind::Num, &int);
+    let num1 = eng.arena.mk(EKind::Bin(BinOp::Add, num, one), &int);
+    let (n0, n1) = (at(&mut eng, num), at(&mut eng, num1));
+    assert!(!eng.distinct_elements(n0, n1));
 }
 
 // ---- transfer functions ------------------------------------------------------------------
