@@ -123,8 +123,8 @@ impl<'p> Engine<'p> {
     /// pointer plus indices that differ by a known nonzero number (`a + n` and `a + (n + 1)`,
     /// `*names` and `*names + 1`), counted in one element type that holds pointers or is a
     /// struct, so the two elements do not overlap. Every step of the arithmetic must count in
-    /// that type: a cast to another pointer type makes its own type (`ir::lower`,
-    /// `cast_unit`), and `<number>`s may each be another value.
+    /// that type (arithmetic on a cast to another pointer type has an untracked offset,
+    /// `ir::lower`'s `casts_unit`), and `<number>`s may each be another value.
     pub(super) fn distinct_elements(&self, x: E, y: E) -> bool {
         let a = &self.arena;
         let ty = a.ty(x);

@@ -563,32 +563,18 @@ impl<'p> Engine<'p> {
     /// `*dst ← v` for a parameter passed by value: member by member when it is a struct
     /// whose value is read from a location (`*src`), so that what the fact says of one
     /// member (`e.tag` stored by the callee) moves to that member of the argument; one
-    /// assignment otherwise. Like `assign_copy`, without its case splits.
+    /// assignment otherwise. The members are `assign_copy`'s (`copied_members`), without its case
+    /// splits.
     fn assign_param(&mut self, d: &Fact, dst: E, v: E, depth: u32) -> Option<Fact> {
-        let ty = self
-            .arena
-            .env()
-            .resolve(&self.arena.ty(dst).pointee().cloned().unwrap_or_default());
-        let def = match (&ty, *self.arena.kind(v)) {
-            (Type::Struct(_), EKind::Deref(_)) if depth < super::transfer::MAX_COPY_DEPTH => {
-                self.arena.env().struct_def(&ty).cloned()
-            }
-            _ => None,
-        };
-        let (Some(def), EKind::Deref(src)) = (
-            def.filter(|def| !def.is_union && !def.fields.is_empty()),
-            *self.arena.kind(v),
-        ) else {
+        let (Some(members), EKind::Deref(src)) =
+            (self.copied_members(dst, depth), *self.arena.kind(v))
+        else {
             return self.assign(d, dst, v);
         };
         let mut cur = d.clone();
-        for (k, fd) in def.fields.iter().enumerate().rev() {
-            // A member declared in two arms of an undecided `#if` is one location.
-            if def.fields[..k].iter().any(|o| o.name == fd.name) {
-                continue;
-            }
-            let da = self.field_addr(dst, &fd.name);
-            let sa = self.field_addr(src, &fd.name);
+        for name in members.iter().rev() {
+            let da = self.field_addr(dst, name);
+            let sa = self.field_addr(src, name);
             let sv = self.arena.deref(sa);
             cur = self.assign_param(&cur, da, sv, depth + 1)?;
         }

@@ -15,7 +15,7 @@ use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
 
 /// Nesting of struct members copied field by field (as the lowering's struct copies).
-pub(super) const MAX_COPY_DEPTH: u32 = 4;
+const MAX_COPY_DEPTH: u32 = 4;
 
 pub(super) enum AllocResult {
     Contradiction,
@@ -265,15 +265,7 @@ impl<'p> Engine<'p> {
         depth: u32,
         out: &mut SmallVec<[Fact; 2]>,
     ) {
-        let ty = self
-            .arena
-            .env()
-            .resolve(&self.arena.ty(e0).pointee().cloned().unwrap_or_default());
-        let def = match &ty {
-            Type::Struct(_) if depth < MAX_COPY_DEPTH => self.arena.env().struct_def(&ty).cloned(),
-            _ => None,
-        };
-        let Some(def) = def.filter(|def| !def.is_union && !def.fields.is_empty()) else {
+        let Some(members) = self.copied_members(e0, depth) else {
             let v = self.arena.deref(src);
             out.extend(self.assign_split(d, e0, v));
             return;
@@ -281,13 +273,9 @@ impl<'p> Engine<'p> {
         // Backward: the last field written is undone first. The fields are distinct
         // locations, so the order only matters to which facts are split.
         let mut cur: SmallVec<[Fact; 2]> = smallvec::smallvec![d.clone()];
-        for (k, fd) in def.fields.iter().enumerate().rev() {
-            // A member declared in two arms of an undecided `#if` is one location.
-            if def.fields[..k].iter().any(|o| o.name == fd.name) {
-                continue;
-            }
-            let da = self.field_addr(e0, &fd.name);
-            let sa = self.field_addr(src, &fd.name);
+        for name in members.iter().rev() {
+            let da = self.field_addr(e0, name);
+            let sa = self.field_addr(src, name);
             let mut next: SmallVec<[Fact; 2]> = SmallVec::new();
             for f in &cur {
                 self.assign_copy_rec(f, da, sa, depth + 1, &mut next);
@@ -298,6 +286,31 @@ impl<'p> Engine<'p> {
             cur = next;
         }
         out.extend(cur);
+    }
+
+    /// The members a copy into the object at address `e0` goes through one by one, in
+    /// declaration order: those of a struct (not a union) with members, nested `depth` copies
+    /// deep at most (`MAX_COPY_DEPTH`); `None` for anything else, copied as one value. A
+    /// member declared in two arms of an undecided `#if` is one location, listed once.
+    pub(super) fn copied_members(&self, e0: E, depth: u32) -> Option<Vec<String>> {
+        if depth >= MAX_COPY_DEPTH {
+            return None;
+        }
+        let env = self.arena.env();
+        let ty = env.resolve(&self.arena.ty(e0).pointee().cloned().unwrap_or_default());
+        if !matches!(ty, Type::Struct(_)) {
+            return None;
+        }
+        let def = env
+            .struct_def(&ty)
+            .filter(|def| !def.is_union && !def.fields.is_empty())?;
+        let mut names: Vec<String> = Vec::new();
+        for fd in &def.fields {
+            if !names.contains(&fd.name) {
+                names.push(fd.name.clone());
+            }
+        }
+        Some(names)
     }
 
     /// A hit location in the written field of another block, which the write may or may not
