@@ -495,7 +495,7 @@ impl<'p> Engine<'p> {
     }
 
     /// The regions a function may write, transitively; `None` when it may write anything.
-    fn mod_regions(&mut self, g: FuncId) -> Option<RegionSet> {
+    pub(super) fn mod_regions(&mut self, g: FuncId) -> Option<RegionSet> {
         if let Some(r) = self.caches.mod_regions.get(&g) {
             return r.clone();
         }

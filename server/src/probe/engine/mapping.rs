@@ -219,6 +219,33 @@ impl<'p> Engine<'p> {
         }
     }
 
+    /// An argument that reads only caller variables the callee `g` may not write (its MOD
+    /// regions, transitively; the same reasoning that applies a call through its summary)
+    /// keeps its value while the call runs: `&tail->entry` of a caller's `tail` whose address
+    /// `posix_memalign` took, handed to a list insert that writes only list links. Not an
+    /// argument that reads memory (`&parser->document->nodes.start`): bound, its callee's
+    /// writes through it are tracked as writes of that location, and a growing stack then
+    /// leaves the facts weaker than the unbound walk (libyaml's `PUSH`).
+    fn unwritten_by(&mut self, e: E, g: FuncId) -> bool {
+        if crate::probe::state::mentions_unknown_value(&self.arena, e) {
+            return false;
+        }
+        let mut mems: SmallVec<[E; 8]> = SmallVec::new();
+        self.arena.mems(e, &mut mems);
+        let frozen_vars = mems.iter().all(|m| match *self.arena.kind(*m) {
+            EKind::Deref(x) => matches!(self.arena.kind(x), EKind::Addr(Sym::Frozen(..))),
+            _ => true,
+        });
+        if !frozen_vars {
+            return false;
+        }
+        let Some(w) = self.mod_regions(g) else {
+            return false;
+        };
+        let r = self.arena.reads(e);
+        !r.all_memory && !r.intersects(&w)
+    }
+
     /// Rename every symbol of a fact; expressions (and constraints) whose rename is `None`
     /// are dropped, which only loses information.
     pub(super) fn rename_fact(&mut self, d: &Fact, f: &dyn Fn(Sym) -> Option<Sym>) -> Fact {
@@ -352,7 +379,8 @@ impl<'p> Engine<'p> {
                     let actual = self.tr_in(caller, caller_ctx, *a);
                     if let Some(shifted) = self.arena.rename(actual, &shift_in)
                         && (self.frame_stable(shifted)
-                            || owned.is_some_and(|o| self.field_of(shifted, o)))
+                            || owned.is_some_and(|o| self.field_of(shifted, o))
+                            || self.unwritten_by(shifted, g))
                     {
                         binds.push((p, shifted));
                     }
