@@ -689,6 +689,10 @@ impl<'p> Engine<'p> {
                 self.refute(cf, cn, format!("contradiction at the call of `{name}`"));
                 continue;
             };
+            if let Some(why) = self.caller_still_holds(&g, func) {
+                self.refute(cf, cn, why);
+                continue;
+            }
             self.insert_preds(
                 cf,
                 cn,
@@ -701,6 +705,45 @@ impl<'p> Engine<'p> {
                 },
             );
         }
+    }
+
+    /// The probe's point lies inside this call of `func` (a base frame: the call has not
+    /// returned when the probe's reference is lost). A location of the caller's that
+    /// references the cell before the call (a hit of `g`: `*slot` passed down as
+    /// `f(*slot)`, or `s` whose address `f(&s)` passes) still references it at the probe's
+    /// point if `func` cannot write it (its MOD regions, transitively, and no write through
+    /// a `void **` argument) nor free the block holding it (a variable is never freed;
+    /// memory only when `func` frees nothing): the probe's reference was not the last one.
+    /// A borrowed string handed down to a parser that returns with its formal leaks nothing.
+    fn caller_still_holds(&mut self, g: &Fact, func: FuncId) -> Option<String> {
+        let w = self.mod_regions(func)?;
+        let ms = self.prog.mod_set(func);
+        if ms.generic_slots {
+            return None;
+        }
+        let frees = ms.frees_untyped || !ms.frees.is_empty();
+        for h in g.hits.clone() {
+            let EKind::Deref(x) = *self.arena.kind(h) else {
+                continue;
+            };
+            if crate::probe::state::mentions_unknown_value(&self.arena, h) {
+                continue;
+            }
+            let reads = self.arena.reads(h);
+            if reads.all_memory || reads.intersects(&w) {
+                continue;
+            }
+            let in_variable = matches!(self.arena.kind(x), EKind::Addr(_));
+            if !in_variable && frees {
+                continue;
+            }
+            let text = self.show(h);
+            let name = self.prog.function_name(func);
+            return Some(format!(
+                "`{text}` still references it while `{name}` runs (it neither writes nor frees it)"
+            ));
+        }
+        None
     }
 
     pub(super) fn insert(&mut self, func: FuncId, node: NodeId, ctx: Ctx, fact: Fact, prov: Prov) {
