@@ -15,6 +15,7 @@ use crate::regions::{Region, RegionSet, VarRoot};
 use rustc_hash::FxHashMap;
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
+use std::sync::Arc;
 
 /// A callee context is found by what defines it: the callee, the mapped fact (without its
 /// region set for a compressed context), whether it is a feasibility witness, the bound
@@ -34,6 +35,18 @@ pub(super) struct ContextKey {
 pub(super) struct Bindings {
     callee: FuncId,
     params: Vec<(LocalId, E)>,
+    /// Parameters the callee assigns somewhere, bound only at the statements before which
+    /// no path has assigned them yet (bit `i` of `EntryParams::before`): there they still
+    /// hold the caller's argument (`ls = add(ls, …)` passes the entry value on).
+    early: Vec<(LocalId, u64, E)>,
+    entry: Option<Arc<EntryParams>>,
+}
+
+/// Pointer parameters a function assigns somewhere (address never taken), at most 64, and per
+/// statement the bit set of those not yet assigned on any path from the entry to it.
+pub(super) struct EntryParams {
+    params: Vec<LocalId>,
+    before: Vec<u64>,
 }
 
 /// The callee contexts of Figure 8 and what is known about each.
@@ -51,7 +64,7 @@ pub(super) struct Contexts {
     /// Per callee context: the callee and its parameters bound to frame-stable arguments.
     pub(super) bindings: FxHashMap<Ctx, Bindings>,
     /// Expressions with the bindings of a context applied.
-    pub(super) bound_cache: FxHashMap<(Ctx, E), E>,
+    pub(super) bound_cache: FxHashMap<(Ctx, E, u64), E>,
     /// Contexts on a chain of pure-descent self-calls that starts at a frame of the base
     /// context: the function and its descent parameter.
     pub(super) chains: FxHashMap<Ctx, ChainLink>,
@@ -172,27 +185,124 @@ impl<'p> Engine<'p> {
         v
     }
 
-    /// Expression `x` of `f` with the parameter bindings of context `ctx` applied.
+    /// Expression `x` of `f` with the parameter bindings of context `ctx` applied: the
+    /// stable ones everywhere, the early ones at a statement (`Cursor::at`) before which the
+    /// parameter has not been assigned.
     pub(super) fn bind(&mut self, f: FuncId, ctx: Ctx, x: E) -> E {
-        match self.contexts.bindings.get(&ctx) {
-            Some(b) if b.callee == f && !b.params.is_empty() => {
-                if let Some(&y) = self.contexts.bound_cache.get(&(ctx, x)) {
-                    return y;
-                }
-                let binds = b.params.clone();
-                let mut y = x;
-                for (p, actual) in binds {
-                    let pv = self.local_addr(f, p);
-                    let pv = self.arena.deref(pv);
-                    if self.arena.contains(y, pv) {
-                        y = self.arena.substitute(y, pv, actual);
+        let Some(b) = self.contexts.bindings.get(&ctx) else {
+            return x;
+        };
+        if b.callee != f {
+            return x;
+        }
+        let mask = match (&b.entry, self.cursor.at) {
+            (Some(ep), Some((af, an))) if af == f && !b.early.is_empty() => {
+                ep.before.get(an.0 as usize).copied().unwrap_or(0)
+            }
+            _ => 0,
+        };
+        let early: u64 = b.early.iter().fold(0, |m, (_, bit, _)| m | bit) & mask;
+        if b.params.is_empty() && early == 0 {
+            return x;
+        }
+        if let Some(&y) = self.contexts.bound_cache.get(&(ctx, x, early)) {
+            return y;
+        }
+        let mut binds = b.params.clone();
+        binds.extend(
+            b.early
+                .iter()
+                .filter(|(_, bit, _)| early & bit != 0)
+                .map(|(p, _, a)| (*p, *a)),
+        );
+        let mut y = x;
+        for (p, actual) in binds {
+            let pv = self.local_addr(f, p);
+            let pv = self.arena.deref(pv);
+            if self.arena.contains(y, pv) {
+                y = self.arena.substitute(y, pv, actual);
+            }
+        }
+        self.contexts.bound_cache.insert((ctx, x, early), y);
+        y
+    }
+
+    /// The pointer parameters `g` assigns somewhere (address never taken; at most 64) and,
+    /// per statement, those no path from the entry has assigned yet: a forward must-analysis
+    /// over the CFG. A statement the front end could not model assigns them all.
+    pub(super) fn entry_value_params(&mut self, g: FuncId) -> Arc<EntryParams> {
+        if let Some(e) = self.caches.entry_params.get(&g) {
+            return e.clone();
+        }
+        let b = self.body(g);
+        let stable = self.stable_params(g);
+        let params: Vec<LocalId> = b
+            .params
+            .iter()
+            .copied()
+            .filter(|p| {
+                let l = b.local(*p);
+                !stable.contains(p) && !l.address_taken && l.ty.is_pointer()
+            })
+            .take(64)
+            .collect();
+        let n = b.nodes.len();
+        let mut out = EntryParams {
+            params: params.clone(),
+            before: vec![0; n],
+        };
+        if !params.is_empty() {
+            let bit = |l: LocalId| -> u64 {
+                params.iter().position(|p| *p == l).map_or(0, |i| 1u64 << i)
+            };
+            let all: u64 = if params.len() >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << params.len()) - 1
+            };
+            let root_local = |e| crate::probe::sites::written_local(&b, e);
+            let mut kill = vec![0u64; n];
+            for id in b.node_ids() {
+                kill[id.0 as usize] = match &b.node(id).stmt.kind {
+                    StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => {
+                        root_local(*addr).map_or(0, bit)
+                    }
+                    StmtKind::Call { dest: Some(d), .. } => root_local(*d).map_or(0, bit),
+                    StmtKind::Opaque { .. } => all,
+                    _ => 0,
+                };
+            }
+            let mut before = vec![all; n];
+            before[b.entry.0 as usize] = all;
+            let mut changed = true;
+            let mut rounds = 0;
+            while changed && rounds < 1000 {
+                changed = false;
+                rounds += 1;
+                for id in b.node_ids() {
+                    if id == b.entry {
+                        continue;
+                    }
+                    let i = id.0 as usize;
+                    let preds = &b.node(id).preds;
+                    let mut v = if preds.is_empty() { 0 } else { all };
+                    for p in preds {
+                        let pi = p.0 as usize;
+                        v &= before[pi] & !kill[pi];
+                    }
+                    if v != before[i] {
+                        before[i] = v;
+                        changed = true;
                     }
                 }
-                self.contexts.bound_cache.insert((ctx, x), y);
-                y
             }
-            _ => x,
+            if !changed {
+                out.before = before;
+            }
         }
+        let out = Arc::new(out);
+        self.caches.entry_params.insert(g, out.clone());
+        out
     }
 
     /// An expression whose value cannot change while a callee runs: numbers, addresses, and
@@ -387,6 +497,27 @@ impl<'p> Engine<'p> {
                 }
             }
         }
+        // Parameters the callee assigns later keep the argument until then.
+        let mut early: Vec<(LocalId, u64, E)> = Vec::new();
+        let entry = self.entry_value_params(g);
+        if !entry.params.is_empty() {
+            let cb = self.body(caller);
+            if let StmtKind::Call { args, .. } = &cb.node(call_node).stmt.kind {
+                let args = args.clone();
+                for (k, p) in entry.params.iter().enumerate() {
+                    let Some(i) = gb.params.iter().position(|x| x == p) else {
+                        continue;
+                    };
+                    let Some(a) = args.get(i) else { continue };
+                    let actual = self.tr_in(caller, caller_ctx, *a);
+                    if let Some(shifted) = self.arena.rename(actual, &shift_in)
+                        && (self.frame_stable(shifted) || self.unwritten_by(shifted, g))
+                    {
+                        early.push((*p, 1u64 << k, shifted));
+                    }
+                }
+            }
+        }
         for (c, p) in self.stable_copies(g) {
             let Some(&(_, a)) = binds.iter().find(|(q, _)| *q == p) else {
                 continue;
@@ -408,6 +539,7 @@ impl<'p> Engine<'p> {
         let compress = frames != Frames::Exact;
         if compress {
             (mapped, binds, ancestor) = self.compress_frames(&mapped, binds);
+            early.clear();
         }
         let link = self.chain_link(caller, call_node, caller_ctx, g);
         // A compressed context is found by its fact without the region set: a deeper call
@@ -421,7 +553,11 @@ impl<'p> Engine<'p> {
             callee: g,
             fact: key_fact,
             witness: self.cursor.witness.is_some(),
-            bindings: binds.clone(),
+            bindings: binds
+                .iter()
+                .copied()
+                .chain(early.iter().map(|(p, _, a)| (*p, *a)))
+                .collect(),
             chain: link.is_some(),
         };
         let ctx = match self.contexts.keys.get(&key) {
@@ -433,12 +569,14 @@ impl<'p> Engine<'p> {
                 self.contexts.keys.insert(key, c);
                 let depth = self.contexts.depth.get(&caller_ctx).copied().unwrap_or(0) + 1;
                 self.contexts.depth.insert(c, depth);
-                if !binds.is_empty() {
+                if !binds.is_empty() || !early.is_empty() {
                     self.contexts.bindings.insert(
                         c,
                         Bindings {
                             callee: g,
                             params: binds,
+                            entry: (!early.is_empty()).then_some(entry),
+                            early,
                         },
                     );
                 }

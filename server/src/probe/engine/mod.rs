@@ -100,6 +100,9 @@ struct Caches {
     local_addrs: FxHashMap<(FuncId, LocalId), E>,
     /// Parameters a function never assigns and whose address it never takes.
     stable_params: FxHashMap<FuncId, Vec<LocalId>>,
+    /// Parameters a function assigns somewhere, with the statements before which none of
+    /// them has been assigned yet (`mapping::entry_value_params`).
+    entry_params: FxHashMap<FuncId, Arc<mapping::EntryParams>>,
     /// Locals that only hold a copy of a stable parameter, with that parameter.
     stable_copies: FxHashMap<FuncId, Vec<(LocalId, LocalId)>>,
     /// MOD sets of callees as regions (`None`: may write anything).
@@ -136,6 +139,9 @@ struct Cursor {
     /// (see `sites::fresh_writes`): locations reached through any other pointer are apart
     /// from the written one.
     fresh_base: Option<Sym>,
+    /// The statement of the slot being processed (parameters still holding their entry
+    /// value there are bound to the caller's argument, `mapping::Bindings::early`).
+    at: Option<(FuncId, NodeId)>,
 }
 
 /// Run one probe of function `func` to a verdict.
@@ -168,6 +174,7 @@ impl<'p> Engine<'p> {
                 ctx: Ctx::BASE,
                 point: None,
                 fresh_base: None,
+                at: None,
             },
             stats: stats::Stats::new(func),
         }

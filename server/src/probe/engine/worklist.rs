@@ -313,6 +313,7 @@ impl<'p> Engine<'p> {
         let d = self.worklist.slots[id as usize].fact.clone();
         self.cursor.witness = self.worklist.slots[id as usize].witness_of;
         self.cursor.ctx = ctx;
+        self.cursor.at = Some((func, node));
         let b = self.body(func);
         if let Some(only) = trace_filter()
             && (only == "1" || only == self.prog.function_name(self.verdict.probe_func))
