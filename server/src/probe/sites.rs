@@ -733,8 +733,22 @@ fn fresh_dataflow(
         kill[i] = k;
     }
     // before[x] = ∩ over predecessors of (before[p] − kill[p]) ∪ gen[p]; nothing at entry.
-    let mut before = vec![all; n];
-    before[ir.entry.0 as usize] = 0;
+    let before = must_forward(ir, all, 0, |b, p| (b & !kill[p]) | gen_[p])?;
+    Some((before, kill))
+}
+
+/// A forward must-analysis over bit sets (`all` is every bit): the set right before each
+/// statement is the intersection over its predecessors of `after(before[p], p)`, and
+/// `at_entry` at the entry; a statement without predecessors gets the empty set. Iterated
+/// down from `all`; `None` when it does not settle within 1,000 rounds.
+pub(super) fn must_forward(
+    ir: &FunctionIr,
+    all: u64,
+    at_entry: u64,
+    after: impl Fn(u64, usize) -> u64,
+) -> Option<Vec<u64>> {
+    let mut before = vec![all; ir.nodes.len()];
+    before[ir.entry.0 as usize] = at_entry;
     let mut changed = true;
     let mut rounds = 0;
     while changed && rounds < 1000 {
@@ -748,8 +762,7 @@ fn fresh_dataflow(
             let preds = &ir.node(id).preds;
             let mut v = if preds.is_empty() { 0 } else { all };
             for p in preds {
-                let pi = p.0 as usize;
-                v &= (before[pi] & !kill[pi]) | gen_[pi];
+                v &= after(before[p.0 as usize], p.0 as usize);
             }
             if v != before[i] {
                 before[i] = v;
@@ -757,7 +770,7 @@ fn fresh_dataflow(
             }
         }
     }
-    (!changed).then_some((before, kill))
+    (!changed).then_some(before)
 }
 
 /// For each statement, the locals that point into a block allocated during this call of the
@@ -908,30 +921,8 @@ pub fn new_blocks(
         }
         v
     };
-    let mut before = vec![all; n];
-    before[ir.entry.0 as usize] = 0;
-    let mut changed = true;
-    let mut rounds = 0;
-    while changed && rounds < 1000 {
-        changed = false;
-        rounds += 1;
-        for id in ir.node_ids() {
-            let i = id.0 as usize;
-            if id == ir.entry {
-                continue;
-            }
-            let preds = &ir.node(id).preds;
-            let mut v = if preds.is_empty() { 0 } else { all };
-            for p in preds {
-                v &= after(before[p.0 as usize], p.0 as usize);
-            }
-            if v != before[i] {
-                before[i] = v;
-                changed = true;
-            }
-        }
-    }
-    (!changed).then_some((locals, before))
+    let before = must_forward(ir, all, 0, after)?;
+    Some((locals, before))
 }
 
 /// The local of a new block (see [`new_blocks`]) that pointer `e` points into, when its

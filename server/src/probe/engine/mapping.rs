@@ -96,6 +96,27 @@ pub(super) struct Registration {
     pub(super) ancestor: Option<u8>,
 }
 
+/// The local a statement assigns as a whole or by member (`x = …`, `x = alloc`, `x = f(…)`,
+/// `x.f = …`), or `Unknown` for code the front end did not model.
+enum LocalWrite {
+    None,
+    Local(LocalId),
+    Unknown,
+}
+
+fn local_write(b: &crate::ir::FunctionIr, id: NodeId) -> LocalWrite {
+    let root = |e| match crate::probe::sites::written_local(b, e) {
+        Some(l) => LocalWrite::Local(l),
+        None => LocalWrite::None,
+    };
+    match &b.node(id).stmt.kind {
+        StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => root(*addr),
+        StmtKind::Call { dest: Some(d), .. } => root(*d),
+        StmtKind::Opaque { .. } => LocalWrite::Unknown,
+        _ => LocalWrite::None,
+    }
+}
+
 impl<'p> Engine<'p> {
     /// Parameters `g` never assigns and whose address it never takes: inside a call they keep
     /// the caller's argument.
@@ -105,15 +126,13 @@ impl<'p> Engine<'p> {
         }
         let b = self.body(g);
         let mut written: FxHashSet<LocalId> = FxHashSet::default();
-        let root_local = |e| crate::probe::sites::written_local(&b, e);
         for id in b.node_ids() {
-            match &b.node(id).stmt.kind {
-                StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => {
-                    written.extend(root_local(*addr));
+            match local_write(&b, id) {
+                LocalWrite::Local(l) => {
+                    written.insert(l);
                 }
-                StmtKind::Call { dest: Some(d), .. } => written.extend(root_local(*d)),
-                StmtKind::Opaque { .. } => return self.remember_stable(g, vec![]),
-                _ => {}
+                LocalWrite::Unknown => return self.remember_stable(g, vec![]),
+                LocalWrite::None => {}
             }
         }
         let v: Vec<LocalId> = b
@@ -260,43 +279,17 @@ impl<'p> Engine<'p> {
             } else {
                 (1u64 << params.len()) - 1
             };
-            let root_local = |e| crate::probe::sites::written_local(&b, e);
             let mut kill = vec![0u64; n];
             for id in b.node_ids() {
-                kill[id.0 as usize] = match &b.node(id).stmt.kind {
-                    StmtKind::Assign { addr, .. } | StmtKind::Alloc { addr, .. } => {
-                        root_local(*addr).map_or(0, bit)
-                    }
-                    StmtKind::Call { dest: Some(d), .. } => root_local(*d).map_or(0, bit),
-                    StmtKind::Opaque { .. } => all,
-                    _ => 0,
+                kill[id.0 as usize] = match local_write(&b, id) {
+                    LocalWrite::Local(l) => bit(l),
+                    LocalWrite::Unknown => all,
+                    LocalWrite::None => 0,
                 };
             }
-            let mut before = vec![all; n];
-            before[b.entry.0 as usize] = all;
-            let mut changed = true;
-            let mut rounds = 0;
-            while changed && rounds < 1000 {
-                changed = false;
-                rounds += 1;
-                for id in b.node_ids() {
-                    if id == b.entry {
-                        continue;
-                    }
-                    let i = id.0 as usize;
-                    let preds = &b.node(id).preds;
-                    let mut v = if preds.is_empty() { 0 } else { all };
-                    for p in preds {
-                        let pi = p.0 as usize;
-                        v &= before[pi] & !kill[pi];
-                    }
-                    if v != before[i] {
-                        before[i] = v;
-                        changed = true;
-                    }
-                }
-            }
-            if !changed {
+            if let Some(before) =
+                crate::probe::sites::must_forward(&b, all, all, |v, p| v & !kill[p])
+            {
                 out.before = before;
             }
         }
