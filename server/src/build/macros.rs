@@ -131,6 +131,26 @@ pub fn parse_define(text: &str, d: &directive::Directive) -> Option<MacroDef> {
     })
 }
 
+/// A `#define` parsed once, as a certain definition and as one seen in an undecided arm.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SharedDef {
+    pub certain: Arc<MacroDef>,
+    pub uncertain: Arc<MacroDef>,
+}
+
+impl SharedDef {
+    pub fn new(def: MacroDef) -> SharedDef {
+        let mut u = def.clone();
+        u.uncertain = true;
+        let mut c = def;
+        c.uncertain = false;
+        SharedDef {
+            certain: Arc::new(c),
+            uncertain: Arc::new(u),
+        }
+    }
+}
+
 /// What is known about one name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MacroStatus {
@@ -164,21 +184,33 @@ impl MacroTable {
     }
 
     /// Adds a definition parsed once and shared (see [`super::scan::DirectiveIndex`]); like
-    /// [`MacroTable::apply_directive`] for a `#define`.
-    pub fn define_shared(&mut self, def: &Arc<MacroDef>, certain: bool) {
+    /// [`MacroTable::apply_directive`] for a `#define`. `def` comes in both spellings, so
+    /// that no table copies a definition: certain, and marked uncertain.
+    pub fn define_shared(&mut self, def: &SharedDef, certain: bool) {
+        let name = &def.certain.name;
         let uncertain = !certain
             && !self
-                .get(&def.name)
-                .is_some_and(|old| !old.uncertain && old.body == def.body);
-        self.undefined.remove(&def.name);
-        let shared = if uncertain == def.uncertain {
-            def.clone()
+                .get(name)
+                .is_some_and(|old| !old.uncertain && old.body == def.certain.body);
+        if !self.undefined.is_empty() {
+            self.undefined.remove(name);
+        }
+        let shared = if uncertain {
+            def.uncertain.clone()
         } else {
-            let mut d = (**def).clone();
-            d.uncertain = uncertain;
-            Arc::new(d)
+            def.certain.clone()
         };
-        self.defs.insert(def.name.clone(), shared);
+        match self.defs.get_mut(name.as_str()) {
+            Some(slot) => *slot = shared,
+            None => {
+                self.defs.insert(name.clone(), shared);
+            }
+        }
+    }
+
+    /// Room for `n` more definitions (a header about to be walked).
+    pub fn reserve(&mut self, n: usize) {
+        self.defs.reserve(n);
     }
 
     /// The part of this table `text` can reach: the macros named in it, and those named in

@@ -15,11 +15,10 @@ use super::includes::{
     FileSource, IncludeResolver, IncludeSpec, Resolution, SkipReason, parse_include_operand,
 };
 use super::lex::{TokKind, lex};
-use super::macros::{MacroDef, MacroStatus, MacroTable};
+use super::macros::{MacroStatus, MacroTable, SharedDef};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// Bounds on one walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -173,8 +172,8 @@ struct Walker<'a> {
     out: Scan,
 }
 
-/// An open conditional group.
-struct Frame {
+/// An open conditional group of a text (`'t`: the text, which its names borrow from).
+struct Frame<'t> {
     /// Index into `out.groups` when recording the main file.
     group: Option<usize>,
     arms: Vec<CondArm>,
@@ -184,7 +183,7 @@ struct Frame {
     /// Liveness inside the current arm (reached ∧ taken).
     live: Truth,
     /// Names an undecided arm of this group defined, and which arm.
-    defined_in: rustc_hash::FxHashMap<String, usize>,
+    defined_in: rustc_hash::FxHashMap<&'t str, usize>,
 }
 
 impl Walker<'_> {
@@ -194,6 +193,7 @@ impl Walker<'_> {
             self.guards.insert(path.to_path_buf(), index.guard.clone());
         }
         let directives = &index.directives;
+        self.out.table.reserve(index.defines.len());
         let mut frames: Vec<Frame> = Vec::new();
         for (k, range) in directives.iter().enumerate() {
             let Some(d) = index.parsed.get(k) else { break };
@@ -287,9 +287,7 @@ impl Walker<'_> {
                         && let Some(t) = d.operands.first()
                     {
                         let arm = f.arms.len() - 1;
-                        f.defined_in
-                            .entry(text[t.range.clone()].to_string())
-                            .or_insert(arm);
+                        f.defined_in.entry(&text[t.range.clone()]).or_insert(arm);
                     }
                     match index.defines.get(k) {
                         Some(Some(def)) => self.out.table.define_shared(def, live == Truth::True),
@@ -521,7 +519,7 @@ pub struct DirectiveIndex {
     /// Each directive parsed (same order).
     pub parsed: Vec<Directive>,
     /// Each `#define`'s definition, parsed once and shared by every table it enters.
-    pub defines: Vec<Option<Arc<MacroDef>>>,
+    pub defines: Vec<Option<SharedDef>>,
     pub guard: Option<String>,
 }
 
@@ -542,7 +540,7 @@ impl DirectiveIndex {
             .iter()
             .map(|d| {
                 (d.kind == DirectiveKind::Define)
-                    .then(|| super::macros::parse_define(text, d).map(Arc::new))
+                    .then(|| super::macros::parse_define(text, d).map(SharedDef::new))
                     .flatten()
             })
             .collect();
