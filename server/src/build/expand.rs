@@ -203,6 +203,7 @@ pub fn expand(text: &str, span: Range<usize>, table: &MacroTable, budget: &Budge
         }
         let inv = t.range.start..toks[j].range.end;
         out.verbatim(text, pos..inv.start);
+        let res = without_pragma_operators(res);
         for tok in &res {
             out.token(tok);
         }
@@ -217,6 +218,33 @@ pub fn expand(text: &str, span: Range<usize>, table: &MacroTable, budget: &Budge
         expansions: eng.expansions,
         used_uncertain: eng.used_uncertain,
     }
+}
+
+/// `res` without its `_Pragma ( "…" )` operators: a macro may emit one (to silence a warning
+/// around its body), and it is a directive to the compiler, not code (C11 6.10.9): kept, it
+/// would be a call without `;` in the middle of a statement.
+fn without_pragma_operators(res: Vec<PTok>) -> Vec<PTok> {
+    let is = |t: Option<&PTok>, kind: TokKind, text: Option<&str>| {
+        t.is_some_and(|t| t.kind == kind && text.is_none_or(|x| &*t.text == x))
+    };
+    if !res.iter().any(|t| &*t.text == "_Pragma") {
+        return res;
+    }
+    let mut out = Vec::with_capacity(res.len());
+    let mut k = 0;
+    while k < res.len() {
+        if is(res.get(k), TokKind::Ident, Some("_Pragma"))
+            && is(res.get(k + 1), TokKind::Punct, Some("("))
+            && is(res.get(k + 2), TokKind::Str, None)
+            && is(res.get(k + 3), TokKind::Punct, Some(")"))
+        {
+            k += 4;
+            continue;
+        }
+        out.push(res[k].clone());
+        k += 1;
+    }
+    out
 }
 
 /// Matching parentheses of a token list, computed once (so finding an invocation's end is
@@ -931,6 +959,22 @@ mod tests {
         assert_eq!(ex("#define N 10", "int a[N];"), "int a[10];");
         // A function-like macro name without `(` is an ordinary identifier.
         assert_eq!(ex("#define F(x) x", "f = F;"), "f = F;");
+    }
+
+    #[test]
+    fn pragma_operators_are_not_code() {
+        let defs = "#define CHECK(c) do { _Pragma(\"GCC diagnostic push\") if (!(c)) abort(); _Pragma(\"GCC diagnostic pop\") } while (0)";
+        assert_eq!(
+            ex(defs, "CHECK(p);"),
+            "do { if (!(p)) abort(); } while (0);"
+        );
+        // Written in the text, not by a macro, it stays (the lowering reads it as a no-op).
+        assert_eq!(ex(defs, "_Pragma(\"once\") f();"), "_Pragma(\"once\") f();");
+        // Stringified, it is a string's content.
+        assert_eq!(
+            ex("#define S(x) #x", "S(_Pragma(\"a\"))"),
+            "\"_Pragma(\\\"a\\\")\""
+        );
     }
 
     #[test]

@@ -130,8 +130,10 @@ pub fn file_flags(db: &dyn Db, file: SourceFile) -> Arc<(CompileFlags, Option<Co
         }
     }
     // Nor is it Microsoft's compiler: `#ifdef _MSC_VER` arms (`__pragma(...)`,
-    // `__declspec`) are the other compiler's spelling of what the GCC arms say.
-    for name in ["__STRICT_ANSI__", "_MSC_VER"] {
+    // `__declspec`) are the other compiler's spelling of what the GCC arms say. And the
+    // language is C: `#ifdef __cplusplus` arms (`static_cast<T>(x)`, `extern "C" {`) are for
+    // a C++ compiler reading the same header.
+    for name in ["__STRICT_ANSI__", "_MSC_VER", "__cplusplus"] {
         if !given(&flags, name) {
             flags.undefines.push(name.into());
         }
@@ -354,23 +356,47 @@ fn blanked_bodies(db: &dyn Db, file: SourceFile) -> String {
     };
     let tree = super::front_end::parsed(db, file);
     let mut bytes = live.as_bytes().to_vec();
-    let root = tree.0.root_node();
-    let mut c = root.walk();
-    for item in root.children(&mut c) {
-        if item.kind() != "function_definition" {
-            continue;
-        }
-        if let Some(body) = item.child_by_field_name("body") {
-            // Keep the braces (the scanner skips `{…}`), blank what is between.
-            let (s, e) = (body.start_byte() + 1, body.end_byte().saturating_sub(1));
-            for b in bytes.get_mut(s..e.max(s)).unwrap_or_default() {
-                if *b != b'\n' {
-                    *b = b' ';
-                }
+    blank_bodies_in(tree.0.root_node(), &mut bytes, 0);
+    String::from_utf8(bytes).unwrap_or_else(|_| live.to_string())
+}
+
+/// Blanks what is between the braces of each function body among `node`'s children, and in
+/// the `#if` groups and `extern "C" { … }` blocks among them (a header's functions often sit
+/// in one), and of a block standing alone at file scope (a body the grammar lost its head
+/// of, beside an `#ifdef`-split signature): nothing in them declares anything at file scope.
+fn blank_bodies_in(node: tree_sitter::Node, bytes: &mut [u8], depth: usize) {
+    let blank = |body: tree_sitter::Node, bytes: &mut [u8]| {
+        // Keep the braces (the scanner skips `{…}`), blank what is between.
+        let (s, e) = (body.start_byte() + 1, body.end_byte().saturating_sub(1));
+        for b in bytes.get_mut(s..e.max(s)).unwrap_or_default() {
+            if *b != b'\n' {
+                *b = b' ';
             }
         }
+    };
+    let mut c = node.walk();
+    for item in node.children(&mut c) {
+        match item.kind() {
+            "function_definition" => {
+                if let Some(body) = item.child_by_field_name("body") {
+                    blank(body, bytes);
+                }
+            }
+            "compound_statement" => blank(item, bytes),
+            "preproc_if"
+            | "preproc_ifdef"
+            | "preproc_else"
+            | "preproc_elif"
+            | "preproc_elifdef"
+            | "linkage_specification"
+            | "declaration_list"
+                if depth < 256 =>
+            {
+                blank_bodies_in(item, bytes, depth + 1);
+            }
+            _ => {}
+        }
     }
-    String::from_utf8(bytes).unwrap_or_else(|_| live.to_string())
 }
 
 /// Attributes declared in `file` (read after expanding its macros: `NORETURN void die(…);`).

@@ -97,8 +97,8 @@ pub use assigned::{
 };
 pub use build::{
     BuildMessage, DbSource, Declared, absolute, build_messages, compile_db, declared_attributes,
-    expanded_function, file_attributes, file_flags, file_headers, file_scan, inactive_ranges,
-    live_text, macro_table, program_files, shared_text, workspace_roots,
+    expanded_declarations, expanded_function, file_attributes, file_flags, file_headers, file_scan,
+    inactive_ranges, live_text, macro_table, program_files, shared_text, workspace_roots,
 };
 pub use database::{Database, Db};
 pub use facts::{

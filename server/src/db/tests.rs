@@ -418,3 +418,19 @@ fn never_returning_follows_edits_through_cached_shapes() {
         assert_eq!(incremental, facts(&fresh), "{text}");
     }
 }
+
+#[test]
+fn expanded_declarations_leave_out_bodies_inside_conditional_groups() {
+    let mut db = Database::default();
+    let f = db.add_file(
+        "decls.c".into(),
+        "#define DECL(n) int n##_count;\nDECL(items)\n#ifdef FEATURE\n\
+         static int helper(int x) { return x + 1; }\n#endif\n\
+         extern \"C\" { int other(void) { return 2; } }\n"
+            .into(),
+    );
+    let text = expanded_declarations(&db, f).expect("a macro is used");
+    assert!(text.contains("int items_count;"), "{text}");
+    assert!(text.contains("static int helper(int x) {"), "{text}");
+    assert!(!text.contains("return"), "{text}");
+}
