@@ -117,6 +117,12 @@ fn local_write(b: &crate::ir::FunctionIr, id: NodeId) -> LocalWrite {
     }
 }
 
+/// A pointer local whose address is never taken: only its own assignments change it.
+fn unaliased_pointer(b: &crate::ir::FunctionIr, l: LocalId) -> bool {
+    let l = b.local(l);
+    !l.address_taken && l.ty.is_pointer()
+}
+
 impl<'p> Engine<'p> {
     /// Parameters `g` never assigns and whose address it never takes: inside a call they keep
     /// the caller's argument.
@@ -139,10 +145,7 @@ impl<'p> Engine<'p> {
             .params
             .iter()
             .copied()
-            .filter(|p| {
-                let l = b.local(*p);
-                !written.contains(p) && !l.address_taken && l.ty.is_pointer()
-            })
+            .filter(|p| !written.contains(p) && unaliased_pointer(&b, *p))
             .collect();
         self.remember_stable(g, v)
     }
@@ -192,11 +195,9 @@ impl<'p> Engine<'p> {
         let mut v: Vec<(LocalId, LocalId)> = copy_of
             .into_iter()
             .filter(|(c, _)| {
-                let l = b.local(*c);
                 writes.get(c) == Some(&1)
-                    && !l.address_taken
-                    && l.kind == crate::ir::LocalKind::Local
-                    && l.ty.is_pointer()
+                    && b.local(*c).kind == crate::ir::LocalKind::Local
+                    && unaliased_pointer(&b, *c)
             })
             .collect();
         v.sort();
@@ -259,10 +260,7 @@ impl<'p> Engine<'p> {
             .params
             .iter()
             .copied()
-            .filter(|p| {
-                let l = b.local(*p);
-                !stable.contains(p) && !l.address_taken && l.ty.is_pointer()
-            })
+            .filter(|p| !stable.contains(p) && unaliased_pointer(&b, *p))
             .take(64)
             .collect();
         let n = b.nodes.len();
