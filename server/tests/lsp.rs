@@ -428,6 +428,56 @@ fn cross_file_wrapper_allocator_and_editing_the_helper_file() {
     });
 }
 
+/// `checkOn = "save"`: a check that was asked for before the user typed (here one after a file
+/// changed on disk, which checks that file and then the open documents) does not publish the
+/// typed, unsaved text when it reaches the open document; the save does.
+#[test]
+fn a_check_running_when_the_user_types_does_not_publish_the_unsaved_text() {
+    rt().block_on(async {
+        let leak = fixture("error-path-leak.c");
+        let other = fixture("malloc-fail-leak.c");
+        // Many functions, so that checking it takes a while: the open document is checked
+        // after it, and by then it has been edited.
+        let func = &other[other.find("struct matrix *matrix_new").unwrap()..];
+        let big: String = std::iter::once(other.clone())
+            .chain((0..60).map(|i| func.replace("matrix_new(", &format!("matrix_new_{i}("))))
+            .collect();
+        let ws = workspace("typed", &[("a.c", &leak), ("big.c", &other)]);
+        let (a, big_path) = (ws.join("a.c"), ws.join("big.c"));
+        let mut c = Client::start(Options::default());
+        c.initialize(Some(ws.as_path()), false, Value::Null).await;
+        c.open(&a, &leak).await;
+        assert_eq!(c.diagnostics_for_version(&a, 1).await.len(), 1);
+        c.diagnostics_where(&big_path, |p| {
+            p["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
+        })
+        .await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+
+        std::fs::write(&big_path, &big).unwrap();
+        c.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": file_uri(&big_path), "type": 2}]}),
+        )
+        .await;
+        c.change(&a, 2, json!([{"text": format!("{leak}\n")}]))
+            .await;
+        c.diagnostics_where(&big_path, |p| {
+            p["diagnostics"].as_array().is_some_and(|d| d.len() > 1)
+        })
+        .await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert!(
+            c.published(&a).iter().all(|p| p["version"] == 1),
+            "the typed edit waits for the save: {:#?}",
+            c.published(&a)
+        );
+        c.save(&a).await;
+        assert_eq!(c.diagnostics_for_version(&a, 2).await.len(), 1);
+        c.shutdown().await;
+    });
+}
+
 /// Open documents follow the disk (`checkOn = "save"`, the default): a file changed behind the
 /// editor's back (a `git checkout`) that the client reloads arrives as `didChange` with the disk's
 /// text, and is checked at once, without a save; an edit that differs from the disk waits for

@@ -13,6 +13,7 @@ use super::jobs::JobError;
 use super::progress::PROGRESS_MIN_FILES;
 use super::session::{Session, lock};
 use super::settings::DEFAULT_DEBOUNCE;
+use crate::config::CheckOn;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -133,6 +134,11 @@ impl Session {
     /// (the one just edited, saved or opened): its probes run on the whole pool, and when an
     /// earlier check of the open document left its results, the diagnostics of its edited
     /// functions are published first ([`analysis::edited_first`]), then the complete ones.
+    ///
+    /// Under `checkOn = "save"`, an open document edited since it was last opened, saved or
+    /// equal to the disk is left alone ([`Session::publishable`]): the save checks it. Without
+    /// this a check that reached the document after the user typed (the one after indexing,
+    /// or after a file changed on disk) would publish diagnostics of an unsaved buffer.
     async fn check_file(&self, generation: u64, path: &Path, first: bool) {
         for attempt in 0..CHECK_ATTEMPTS {
             if attempt > 0 {
@@ -144,6 +150,12 @@ impl Session {
             let Some((snap, ctx)) = self.world.file_snapshot(path, self.enc(), self.roots()) else {
                 return; // the file left the workspace
             };
+            if ctx.version.is_some()
+                && self.config().check_on == CheckOn::Save
+                && ctx.version != self.publishable.get(path).map(|v| *v)
+            {
+                return;
+            }
             let revision = snap.revision;
             let job_ctx = ctx.clone();
             let open = ctx.version.is_some();

@@ -73,6 +73,10 @@ pub(crate) struct Session {
     pub(super) checked: DashMap<PathBuf, Arc<Checked>>,
     /// Held while a path is checked as the first file of a check (see `Session::check`).
     pub(super) first_checks: DashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>,
+    /// `checkOn = "save"`: the version of each open document that checks may publish (the
+    /// one opened, saved, or equal to the file on disk). A typed, unsaved version is not
+    /// published, whatever check reaches the document.
+    pub(super) publishable: DashMap<PathBuf, i32>,
 }
 
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -116,6 +120,7 @@ impl Session {
             build_warned: DashSet::new(),
             checked: DashMap::new(),
             first_checks: DashMap::new(),
+            publishable: DashMap::new(),
         }
     }
 

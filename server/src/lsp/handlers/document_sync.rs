@@ -13,6 +13,7 @@ use tower_lsp_server::ls_types::*;
 pub(crate) fn did_open(session: &Arc<Session>, params: DidOpenTextDocumentParams) {
     let doc = params.text_document;
     let path = session.world.open(doc.uri, doc.version, doc.text);
+    session.publishable.insert(path.clone(), doc.version);
     let session = session.clone();
     tokio::spawn(async move {
         session.index_lone_file(&path).await;
@@ -75,6 +76,7 @@ fn check_if_equal_to_disk(session: &Arc<Session>, path: PathBuf, version: i32) {
                 d.version == version && d.doc.text().as_bytes() == disk.as_slice()
             });
         if same {
+            session.publishable.insert(path.clone(), version);
             session.schedule_check(vec![path]);
         }
     });
@@ -82,6 +84,9 @@ fn check_if_equal_to_disk(session: &Arc<Session>, path: PathBuf, version: i32) {
 
 pub(crate) fn did_save(session: &Arc<Session>, params: DidSaveTextDocumentParams) {
     let path = uri_to_path(&params.text_document.uri);
+    if let Some(d) = session.world.docs.get(&path) {
+        session.publishable.insert(path.clone(), d.version);
+    }
     if session.world.files.contains_key(&path) {
         session.schedule_check(vec![path]);
     }
@@ -93,6 +98,7 @@ pub(crate) async fn did_close(session: &Arc<Session>, params: DidCloseTextDocume
     // file replaced by a symbolic link to elsewhere leaves it instead).
     let (path, kept) = session.world.close(&uri, |p| session.may_read(p));
     session.checked.remove(&path);
+    session.publishable.remove(&path);
     if !kept {
         session.clear_diagnostics(&uri).await;
     }
