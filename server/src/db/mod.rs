@@ -37,6 +37,8 @@
 //!   body + type_env + type_classes + resolve_function ─► own_mod(f) ─► mod_table (ws) ─► mod_of(f)
 //!   body + resolved_calls ─► return_shape(f)   (returns when only the C library ends paths?)
 //!   return_shape + body + resolve_function ─► never_returning (ws) ─► never_returns_of(f)
+//!   body ─► global_writes(f); global_writes + global_inits + file_syntax_items + type_env
+//!       + never_returning ─► exit_flags (ws)   (globals set only on the way out)
 //! per-function passes
 //!   body ─► temp_deaths(f), fresh_writes(f)
 //! probes
@@ -45,7 +47,7 @@
 //!   engine_probes + lowered ─► function_probes(f)                 (with source ranges)
 //!   engine_probes + DbProgram + probe_settings ─► probe_outcome(f, i)
 //!       DbProgram reads: body, temp_deaths, fresh_writes, callers_of, indirect_targets,
-//!       type_env, type_classes, mod_of, never_returns_of, all_functions, function_ids,
+//!       type_env, type_classes, mod_of, never_returns_of, exit_flags, all_functions, function_ids,
 //!       resolve_function (per-function projections where a whole-program table would make
 //!       every probe re-run when one function's entry changes)
 //!   probe_outcome + function_probes + lowered + placement ─► probe_verdict(f, i)  (a Finding)
@@ -78,6 +80,7 @@
 mod assigned;
 mod build;
 mod database;
+mod exit_flags;
 mod facts;
 mod finding;
 mod front_end;

@@ -113,6 +113,11 @@ impl probe::Program for DbProgram<'_> {
     fn bodyless_never_returns(&self, name: &str) -> bool {
         self.library.never_returns(name)
     }
+    fn exit_flag(&self, global: &str) -> Option<String> {
+        super::exit_flags::exit_flags(self.db, self.db.workspace())
+            .get(global)
+            .cloned()
+    }
     fn mod_set(&self, f: FuncId) -> Arc<ModSet> {
         match self.funcs.get(f as usize) {
             Some(g) => mod_of(self.db, *g),

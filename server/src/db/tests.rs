@@ -434,3 +434,38 @@ fn expanded_declarations_leave_out_bodies_inside_conditional_groups() {
     assert!(text.contains("static int helper(int x) {"), "{text}");
     assert!(!text.contains("return"), "{text}");
 }
+
+#[test]
+fn exit_flags_are_globals_set_only_on_the_way_out() {
+    let mut db = Database::default();
+    let src = "#include <stdlib.h>\n\
+               int exiting;\n\
+               int set_early = 1;\n\
+               int looping;\n\
+               int escaped;\n\
+               int ordinary;\n\
+               int cleared;\n\
+               extern int declared;\n\
+               extern double *pointer;\n\
+               void watch(int *p);\n\
+               void die(void) { exiting = 1; set_early = 1; escaped = 1; cleared = 1; declared = 2; pointer = (double *)1; undeclared = 1; exit(1); }\n\
+               void serve(void) { for (;;) looping = 1; }\n\
+               void pause_it(void) { ordinary = 1; watch(&escaped); cleared = 0; }\n\
+               void die_too(void) { ordinary = 1; abort(); }\n";
+    db.add_file("t.c".into(), src.into());
+    let flags = super::exit_flags::exit_flags(&db, db.workspace());
+    let mut names: Vec<(&String, &String)> = flags.iter().collect();
+    names.sort();
+    // `set_early` starts nonzero, `looping` is set by a function that loops forever (it
+    // returns never, but the program runs on), `escaped` has its address passed, `ordinary`
+    // is also set by a function that returns, `pointer` is no number, `undeclared` is
+    // declared in no file of the program (a system header's, set by code it does not have).
+    assert_eq!(
+        names,
+        [
+            (&"cleared".to_string(), &"die".to_string()),
+            (&"declared".to_string(), &"die".to_string()),
+            (&"exiting".to_string(), &"die".to_string())
+        ]
+    );
+}

@@ -75,6 +75,12 @@ pub trait Program {
     fn bodyless_never_returns(&self, name: &str) -> bool {
         crate::ir::library::is_noreturn(name)
     }
+    /// `Some(setter)` when the global `global` is an exit flag: zero until `setter`, a
+    /// function that never returns, sets it, so a path on which it is nonzero runs while the
+    /// process ends (see `db::exit_flags`). A host that does not know says none.
+    fn exit_flag(&self, _global: &str) -> Option<String> {
+        None
+    }
     /// The address-taken locals of `f` whose address never reaches memory (see
     /// `regions::capture`): a pointer loaded from memory never points to them. A host that
     /// does not know says none.

@@ -395,6 +395,27 @@ impl<'p> Engine<'p> {
     }
 
     /// The constraints of `f` as conditions (`` `ctx->n != 0` and `really_exiting != 0` ``).
+    /// Why the path of `f` runs only while the process ends, if it does: one of its
+    /// conditions needs an exit flag ([`crate::probe::Program::exit_flag`]) to be nonzero.
+    pub(super) fn exiting_only(&self, f: &Fact) -> Option<String> {
+        f.constraints.iter().find_map(|c| {
+            if c.rel.eval(0, c.k) {
+                return None; // holds when the global is 0
+            }
+            let EKind::Deref(a) = *self.arena.kind(c.e) else {
+                return None;
+            };
+            let EKind::Addr(crate::probe::expr::Sym::Global(g)) = *self.arena.kind(a) else {
+                return None;
+            };
+            let name = self.arena.string_of(g);
+            let setter = self.prog.exit_flag(name)?;
+            Some(format!(
+                "`{name}` is nonzero only after `{setter}` set it, and `{setter}` never returns"
+            ))
+        })
+    }
+
     pub(super) fn describe_constraints(&mut self, f: &Fact) -> String {
         let parts: Vec<String> = f
             .constraints

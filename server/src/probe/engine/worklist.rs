@@ -392,6 +392,18 @@ impl<'p> Engine<'p> {
                         );
                     }
                     AllocResult::Validated { evidence: true } => {
+                        if let Some(why) = self.exiting_only(&d) {
+                            // Lost only while the process ends: no leak of a run.
+                            let loc = self.loc(func, node);
+                            self.verdict.imprecise(
+                                format!(
+                                    "the block from this `{}` is lost only while the program is exiting: {why}",
+                                    site.allocator
+                                ),
+                                loc,
+                            );
+                            return;
+                        }
                         if !d.tainted && !d.constraints.is_empty() {
                             // The allocation validates the cell; check that the path to it is
                             // feasible under the constraints gathered so far.
