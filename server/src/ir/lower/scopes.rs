@@ -235,11 +235,30 @@ impl Builder<'_> {
         });
         let exit_range = TextRange::new(end.end, end.end);
         self.exit = self.new_node(StmtKind::Return { value }, exit_range);
+        // A function the program's headers declare `returns_nonnull` does not return NULL
+        // (the compiler assumes it too): its returns pass `cond(ret != 0)` on the way out, so
+        // that a path of its body that would return NULL is infeasible.
+        let mut exit = self.exit;
+        if let Some(v) = value
+            && self.ctx.lib.declared_returns_nonnull.contains(&self.name)
+            && self.sig.ret.is_pointer_like()
+        {
+            let zero = self.int(0);
+            let check = self.new_node(
+                StmtKind::Cond {
+                    lhs: v,
+                    op: CmpOp::Ne,
+                    rhs: zero,
+                },
+                exit_range,
+            );
+            self.link(check, exit);
+            exit = check;
+        }
         if let Some(c) = self.cur {
-            self.link(c, self.exit);
+            self.link(c, exit);
         }
         // Pending returns were linked to a placeholder list; patch them now.
-        let exit = self.exit;
         for n in std::mem::take(&mut self.pending_returns_list()) {
             self.link(n, exit);
         }
