@@ -336,7 +336,7 @@ fn storage_key(ir: &FunctionIr, addr: ExprId, env: &TypeEnv) -> String {
 
 /// Globals whose address escapes: `&g` used as a value anywhere (not as the root of a direct
 /// read or write of `g` or one of its fields).
-fn collect_taken_globals(ir: &FunctionIr, out: &mut FxHashSet<String>) {
+pub(crate) fn collect_taken_globals(ir: &FunctionIr, out: &mut FxHashSet<String>) {
     // An `Addr(Global)` is "used directly" when it is the operand of a Deref or the base of a
     // Field chain that ends in a Deref, or the address written by an Assign/Alloc/Call dest.
     let mut direct: FxHashSet<ExprId> = FxHashSet::default();

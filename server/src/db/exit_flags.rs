@@ -26,20 +26,20 @@ use super::database::Db;
 use super::front_end::{Function, body, file_syntax_items, global_inits, type_env};
 use super::inputs::Workspace;
 use super::names::all_functions;
-use super::whole_program::never_returning;
+use super::whole_program::{never_returning, type_classes};
 use crate::ir::{ExprId, ExprKind, FunctionIr, StmtKind, Symbol};
 use crate::probe::NeverReturns;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
 /// How one body writes globals, without source positions (an edit that moves code leaves it
-/// equal).
+/// equal). Globals whose address is taken are `TypeClasses::address_taken_globals`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GlobalWrites {
     /// Globals the body stores something other than the constant 0 into (sorted, no repeats).
     nonzero: Vec<String>,
-    /// Globals whose address the body uses other than to load or store them directly.
-    escaped: Vec<String>,
+    /// Globals a statement the front end did not understand mentions (it may write them).
+    opaque: Vec<String>,
 }
 
 #[salsa::tracked(returns(clone))]
@@ -53,7 +53,8 @@ pub fn global_writes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<GlobalWrites
 pub fn exit_flags(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<String, String>> {
     let env = type_env(db, ws);
     let mut defined: FxHashSet<String> = FxHashSet::default();
-    let mut excluded: FxHashSet<String> = FxHashSet::default();
+    // Globals whose address is used other than to load or store them directly.
+    let mut excluded: FxHashSet<String> = type_classes(db, ws).address_taken_globals.clone();
     for &file in super::build::program_files(db, ws) {
         for g in &file_syntax_items(db, file).globals {
             if env.resolve(&g.ty).is_scalar_number() {
@@ -63,17 +64,19 @@ pub fn exit_flags(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<String, String>> 
             }
         }
         // The initializers, as stores of the pseudo-function `<globals>`: a nonzero one
-        // means the flag is set from the start.
-        let inits = scan(&global_inits(db, file));
-        excluded.extend(inits.nonzero);
-        excluded.extend(inits.escaped);
+        // means the flag is set from the start (and `int *p = &g;` takes `g`'s address).
+        let inits = global_inits(db, file);
+        let w = scan(&inits);
+        excluded.extend(w.nonzero);
+        excluded.extend(w.opaque);
+        crate::regions::collect_taken_globals(&inits, &mut excluded);
     }
     let funcs = all_functions(db, ws);
     let never = never_returning(db, ws);
     let mut setters: FxHashMap<String, Vec<&str>> = FxHashMap::default();
     for (i, f) in funcs.iter().enumerate() {
         let w = global_writes(db, *f);
-        excluded.extend(w.escaped.iter().cloned());
+        excluded.extend(w.opaque.iter().cloned());
         let ends_the_process = matches!(
             never.get(&(i as u32)),
             Some(NeverReturns::Calls(_) | NeverReturns::Configured)
@@ -97,91 +100,35 @@ pub fn exit_flags(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<String, String>> 
     Arc::new(out)
 }
 
-/// The globals a body stores nonzero values into, and those whose address it uses otherwise.
+/// The globals a body stores nonzero values into, and those its opaque statements mention.
 fn scan(ir: &FunctionIr) -> GlobalWrites {
     let mut nonzero = FxHashSet::default();
-    let mut escaped = FxHashSet::default();
-    let global = |e: ExprId| match &ir.exprs.get(e).kind {
-        ExprKind::Addr(Symbol::Global(g)) => Some(g.clone()),
-        _ => None,
-    };
+    let mut opaque = FxHashSet::default();
     for id in ir.node_ids() {
-        let mut uses: Vec<ExprId> = vec![];
-        match &ir.node(id).stmt.kind {
-            StmtKind::Assign { addr, value } => {
-                match global(*addr) {
-                    Some(g) => {
-                        if !matches!(ir.exprs.get(*value).kind, ExprKind::Int(0)) {
-                            nonzero.insert(g);
-                        }
-                    }
-                    None => uses.push(*addr),
-                }
-                uses.push(*value);
-            }
-            StmtKind::Alloc { addr, .. } | StmtKind::ZeroFill { addr } => match global(*addr) {
-                Some(g) => {
-                    if matches!(ir.node(id).stmt.kind, StmtKind::Alloc { .. }) {
-                        nonzero.insert(g);
-                    }
-                }
-                None => uses.push(*addr),
-            },
-            StmtKind::Call { dest, callee, args } => {
-                if let Some(d) = dest {
-                    match global(*d) {
-                        Some(g) => {
-                            nonzero.insert(g);
-                        }
-                        None => uses.push(*d),
-                    }
-                }
-                if let crate::ir::Callee::Indirect(e) = callee {
-                    uses.push(*e);
-                }
-                uses.extend(args.iter().copied());
-            }
-            StmtKind::Free { ptr } => uses.push(*ptr),
-            StmtKind::Cond { lhs, rhs, .. } => uses.extend([*lhs, *rhs]),
-            StmtKind::Return { value } => uses.extend(value.iter().copied()),
+        let (target, stores_nonzero) = match &ir.node(id).stmt.kind {
+            StmtKind::Assign { addr, value } => (
+                *addr,
+                !matches!(ir.exprs.get(*value).kind, ExprKind::Int(0)),
+            ),
+            StmtKind::Alloc { addr, .. } => (*addr, true),
+            StmtKind::Call { dest: Some(d), .. } => (*d, true),
             StmtKind::Opaque { reads, .. } => {
-                // Code the front end did not understand may write whatever it mentions.
                 for &r in reads {
-                    mentioned(ir, r, &mut escaped);
+                    mentioned(ir, r, &mut opaque);
                 }
+                continue;
             }
-            StmtKind::Enter | StmtKind::ScopeBegin { .. } | StmtKind::ScopeEnd { .. } => {}
-            StmtKind::Nop => {}
-        }
-        for e in uses {
-            escapes(ir, e, &mut escaped);
+            _ => continue,
+        };
+        if stores_nonzero && let ExprKind::Addr(Symbol::Global(g)) = &ir.exprs.get(target).kind {
+            nonzero.insert(g.clone());
         }
     }
     let mut nonzero: Vec<String> = nonzero.into_iter().collect();
     nonzero.sort_unstable();
-    let mut escaped: Vec<String> = escaped.into_iter().collect();
-    escaped.sort_unstable();
-    GlobalWrites { nonzero, escaped }
-}
-
-/// Globals whose address `e` uses other than to load them (`*&g`).
-fn escapes(ir: &FunctionIr, e: ExprId, out: &mut FxHashSet<String>) {
-    match &ir.exprs.get(e).kind {
-        ExprKind::Addr(Symbol::Global(g)) => {
-            out.insert(g.clone());
-        }
-        ExprKind::Deref(a) => {
-            if !matches!(ir.exprs.get(*a).kind, ExprKind::Addr(Symbol::Global(_))) {
-                escapes(ir, *a, out);
-            }
-        }
-        ExprKind::Field(a, _) => escapes(ir, *a, out),
-        ExprKind::Binary(_, a, b) => {
-            escapes(ir, *a, out);
-            escapes(ir, *b, out);
-        }
-        ExprKind::Int(_) | ExprKind::Scalar | ExprKind::Addr(_) | ExprKind::Unknown => {}
-    }
+    let mut opaque: Vec<String> = opaque.into_iter().collect();
+    opaque.sort_unstable();
+    GlobalWrites { nonzero, opaque }
 }
 
 /// Every global `e` names, loaded or not.

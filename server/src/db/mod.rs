@@ -38,7 +38,7 @@
 //!   body + resolved_calls ─► return_shape(f)   (returns when only the C library ends paths?)
 //!   return_shape + body + resolve_function ─► never_returning (ws) ─► never_returns_of(f)
 //!   body ─► global_writes(f); global_writes + global_inits + file_syntax_items + type_env
-//!       + never_returning ─► exit_flags (ws)   (globals set only on the way out)
+//!       + type_classes + never_returning ─► exit_flags (ws)   (globals set only on the way out)
 //! per-function passes
 //!   body ─► temp_deaths(f), fresh_writes(f)
 //! probes
