@@ -11,6 +11,7 @@
 //! probe-parameters = false                  # also probe parameters a function never assigns
 //! include-dirs = ["include", "../common"]   # extra -I directories (relative to this file)
 //! defines = ["HAVE_CONFIG_H", "LEVEL=2"]    # extra -D macros for every file
+//! target = "linux"                          # or "windows", "macos", "freebsd", "any"
 //! [budget]
 //! transfers = 500                           # transfer-function applications per probe
 //! regions = 50                              # size of the region set S per probe
@@ -43,6 +44,11 @@ pub struct Config {
     pub include_dirs: Vec<std::path::PathBuf>,
     /// Build model: extra macro definitions (`-D`), `NAME` or `NAME=VALUE`.
     pub defines: Vec<String>,
+    /// Build model: the system the build targets (`linux`, `windows`, `macos`, `freebsd`, or
+    /// `any` to analyse every system's `#ifdef` arms). Unset: the compile command's target,
+    /// else Linux on x86-64.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<crate::build::Target>,
     /// Build model, not read from files: the directory of `reductio.toml` (relative
     /// `include-dirs` resolve against it; also a workspace root for quoted includes).
     #[serde(skip)]
@@ -70,6 +76,7 @@ impl Default for Config {
             suppress: vec![],
             include_dirs: vec![],
             defines: vec![],
+            target: None,
             build_root: None,
             compile_commands: None,
             worklist_lifo: false,
@@ -231,6 +238,18 @@ mod tests {
         assert!(Config::from_toml("allocators = [\"not a name\"]").is_err());
         assert!(Config::from_toml("check-on = \"never\"").is_err());
         assert!(Config::from_toml("allocators = 3").is_err());
+    }
+
+    #[test]
+    fn target_parses_and_an_unknown_system_is_a_clear_error() {
+        use crate::build::Target;
+        assert_eq!(Config::from_toml("").unwrap().target, None);
+        let c = Config::from_toml("target = \"windows\"\n").unwrap();
+        assert_eq!(c.target, Some(Target::Windows));
+        let j = Config::from_json(serde_json::json!({"target": "any"})).unwrap();
+        assert_eq!(j.target, Some(Target::Any));
+        let err = Config::from_toml("target = \"plan9\"").unwrap_err().0;
+        assert!(err.contains("plan9") && err.contains("linux"), "{err}");
     }
 
     #[test]

@@ -283,6 +283,51 @@ fn conditionals_are_decided_by_known_defines() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The target decides another system's `#ifdef` arms (`build/target-system-ok.c`): on the
+/// default target (Linux) the `_WIN32` arm is dead and the file is proved; with `target =
+/// "windows"` (config) or a MinGW compiler in the compile database, that arm is the build's
+/// and its early return loses the block; `target = "any"` analyses both arms.
+#[test]
+fn the_target_decides_which_system_arms_are_the_builds() {
+    let leaks = |config: Config, dir: &Path| -> usize {
+        let file = dir.join("target-system-ok.c");
+        let (database, inputs) =
+            reductio::batch::load(config, std::slice::from_ref(&file)).expect("load");
+        let db: &dyn Db = &database;
+        db::file_findings(db, inputs[0])
+            .iter()
+            .filter(|f| f.verdict == VerdictKind::Leak)
+            .count()
+    };
+    let dir = scratch("target");
+    std::fs::copy(
+        fixtures().join("target-system-ok.c"),
+        dir.join("target-system-ok.c"),
+    )
+    .unwrap();
+    let with = |t: &str| Config {
+        target: Some(serde_json::from_value(serde_json::json!(t)).expect("target")),
+        ..Config::default()
+    };
+    assert_eq!(leaks(Config::default(), &dir), 0);
+    assert_eq!(leaks(with("linux"), &dir), 0);
+    assert_eq!(leaks(with("windows"), &dir), 1);
+    assert_eq!(leaks(with("any"), &dir), 1);
+    std::fs::write(
+        dir.join("compile_commands.json"),
+        r#"[{"directory": ".", "file": "target-system-ok.c",
+             "arguments": ["x86_64-w64-mingw32-gcc", "-c", "target-system-ok.c"]}]"#,
+    )
+    .unwrap();
+    assert_eq!(
+        leaks(Config::default(), &dir),
+        1,
+        "the compile command targets Windows"
+    );
+    assert_eq!(leaks(with("linux"), &dir), 0, "the config's target wins");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A macro defined only in an undecided arm that renames a C library function the library
 /// model knows is not applied: `strdup` stays an allocator.
 #[test]

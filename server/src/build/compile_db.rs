@@ -24,6 +24,9 @@ pub struct CompileFlags {
     /// The flags come from a real compile command for this file (not inferred from a sibling,
     /// not from `compile_flags.txt` or config): macros it does not define are undefined.
     pub complete: bool,
+    /// The system the compile command targets, when its words say (`--target=…`, a MinGW
+    /// or `cl` compiler): decides the system's predefined macros ([`super::target`]).
+    pub target: Option<super::target::Target>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -225,6 +228,7 @@ fn common_prefix(a: Option<&Path>, b: Option<&Path>) -> usize {
 pub fn parse_arguments(args: &[String], dir: &Path, complete: bool) -> CompileFlags {
     let mut f = CompileFlags {
         complete,
+        target: super::target::Target::from_arguments(args),
         ..Default::default()
     };
     let abs = |p: &str| normalize(&dir.join(p));

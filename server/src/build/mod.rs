@@ -28,6 +28,7 @@ pub mod includes;
 pub mod lex;
 pub mod macros;
 pub mod scan;
+pub mod target;
 
 #[cfg(test)]
 mod fuzz_tests;
@@ -43,6 +44,7 @@ pub use includes::{
 };
 pub use macros::{MacroDef, MacroStatus, MacroTable};
 pub use scan::{Scan, ScanLimits, SkippedInclude, scan};
+pub use target::Target;
 
 use std::path::{Path, PathBuf};
 

@@ -104,94 +104,11 @@ pub fn file_flags(db: &dyn Db, file: SourceFile) -> Arc<(CompileFlags, Option<Co
         .clone()
         .unwrap_or_else(|| absolute(Path::new(".")));
     flags.merge_config(&cfg.include_dirs, &cfg.defines, &root);
-    // A GCC-compatible compiler in its default mode (gnu17), as clang predefines it: the
-    // `#ifdef __GNUC__` / `__STDC_VERSION__` arms that hold attribute macros are then
-    // decided. Flags may override each.
-    let given = |flags: &CompileFlags, name: &str| {
-        flags
-            .defines
-            .iter()
-            .any(|d| d.split(['=', '(']).next() == Some(name))
-            || flags.undefines.iter().any(|u| u == name)
-    };
-    for (name, value) in [
-        ("__GNUC__", "4"),
-        ("__GNUC_MINOR__", "2"),
-        ("__STDC__", "1"),
-        ("__STDC_HOSTED__", "1"),
-        ("__STDC_VERSION__", "201710L"),
-        // What <stddef.h> defines, which is not read: `#ifdef offsetof` is decided, and a
-        // project's `evutil_offsetof` takes the arm that uses it, not a hand-made
-        // `((off_t)&((T *)0)->f)` whose cast the grammar cannot tell from a call.
-        ("offsetof(type, member)", "__builtin_offsetof(type, member)"),
-    ] {
-        if !given(&flags, name) {
-            flags.defines.insert(0, format!("{name}={value}"));
-        }
-    }
-    // Nor is it Microsoft's compiler: `#ifdef _MSC_VER` arms (`__pragma(...)`,
-    // `__declspec`) are the other compiler's spelling of what the GCC arms say. And the
-    // language is C: `#ifdef __cplusplus` arms (`static_cast<T>(x)`, `extern "C" {`) are for
-    // a C++ compiler reading the same header.
-    for name in ["__STRICT_ANSI__", "_MSC_VER", "__cplusplus"] {
-        if !given(&flags, name) {
-            flags.undefines.push(name.into());
-        }
-    }
-    // `__has_attribute(x)`, as that compiler has it: 1 for the function attributes below
-    // (`#if __has_attribute(noreturn)` guards many projects' attribute macros, and its
-    // `#ifndef __has_attribute` fallback to 0 is then dead), unknown for any other name.
-    if !given(&flags, "__has_attribute") {
-        flags
-            .defines
-            .insert(0, format!("__has_attribute(x)={HAS_ATTRIBUTE}_##x"));
-        for a in KNOWN_ATTRIBUTES {
-            flags.defines.insert(0, format!("{HAS_ATTRIBUTE}_{a}=1"));
-            flags
-                .defines
-                .insert(0, format!("{HAS_ATTRIBUTE}___{a}__=1"));
-        }
-    }
+    // The compiler's predefines, for the target the config names, else the compile command.
+    let target = cfg.target.or(flags.target).unwrap_or_default();
+    build::target::add_predefines(&mut flags, target);
     Arc::new((flags, err))
 }
-
-/// The reserved prefix `__has_attribute(x)` pastes its argument to: a known attribute's
-/// name is then a macro for 1, any other stays an unknown name (reserved, so never taken
-/// for an undefined 0).
-const HAS_ATTRIBUTE: &str = "__reductio_has_attribute";
-
-/// Function and declaration attributes GCC and clang both have, which `__has_attribute`
-/// answers 1 for. Statement attributes (`fallthrough`) are left out: their `#if` stays
-/// undecided, as before.
-const KNOWN_ATTRIBUTES: &[&str] = &[
-    "noreturn",
-    "malloc",
-    "returns_nonnull",
-    "nonnull",
-    "alloc_size",
-    "warn_unused_result",
-    "unused",
-    "used",
-    "format",
-    "format_arg",
-    "pure",
-    "const",
-    "cold",
-    "hot",
-    "noinline",
-    "always_inline",
-    "deprecated",
-    "visibility",
-    "sentinel",
-    "nothrow",
-    "returns_twice",
-    "weak",
-    "alias",
-    "aligned",
-    "packed",
-    "constructor",
-    "destructor",
-];
 
 /// Where quoted includes are also searched: the configuration's directory and the deepest
 /// directory holding every workspace file.
