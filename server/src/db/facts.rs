@@ -113,6 +113,15 @@ fn model_facts(db: &dyn Db, name: &str) -> Vec<Fact> {
                 ),
                 reason,
             ),
+            AllocKind::ReallocThrough { arg, size_arg } => fact(
+                "reallocator",
+                format!(
+                    "stores fresh memory through its argument {} (freeing the block it pointed to) or leaves it, whatever it returns, and writes a size through its argument {}",
+                    arg + 1,
+                    size_arg + 1
+                ),
+                reason,
+            ),
         });
     } else if let Some(&i) = lib.deallocators.get(name) {
         let reason = by(

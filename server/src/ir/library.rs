@@ -32,6 +32,11 @@ pub enum AllocKind {
         success: Option<i64>,
         failure: i64,
     },
+    /// Reallocates the block `*arg` points to, or allocates one when it is NULL, and stores the
+    /// result back through `arg`; writes a count through `size_arg`; returns a count or -1
+    /// whether or not it allocated (`getline`, `getdelim`: glibc allocates the buffer even
+    /// when the first read hits end of file, and the caller must free it).
+    ReallocThrough { arg: u32, size_arg: u32 },
 }
 
 /// Which calls allocate and which free: the C library plus the user's configured names.
@@ -96,6 +101,15 @@ impl LibraryModel {
                     arg: 0,
                     success: None,
                     failure: -1,
+                },
+            );
+        }
+        for name in ["getline", "getdelim"] {
+            allocators.insert(
+                name.to_string(),
+                AllocKind::ReallocThrough {
+                    arg: 0,
+                    size_arg: 1,
                 },
             );
         }

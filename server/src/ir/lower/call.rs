@@ -508,6 +508,39 @@ impl Builder<'_> {
                 self.jump_to(join);
                 self.cur = Some(join);
             }
+            AllocKind::ReallocThrough { arg, size_arg } => {
+                // Either the buffer `*out` stays (large enough, or the allocation failed), or
+                // it is freed and a fresh one stored; the size and the result are counts we
+                // do not track, on both paths (-1 at end of file after allocating, too).
+                let (Some(&out), Some(&size)) =
+                    (args.get(arg as usize), args.get(size_arg as usize))
+                else {
+                    self.fallback(range, format!("`{name}` without its buffer and size"));
+                    return;
+                };
+                let from = self.ensure_reachable_point(range);
+                let join = self.join(TextRange::new(range.end, range.end));
+                let old = self.deref(out);
+                self.emit(StmtKind::Free { ptr: old }, range);
+                self.emit(StmtKind::Alloc { addr: out, site }, range);
+                self.jump_to(join);
+                self.cur = Some(from);
+                self.emit(StmtKind::Nop, range);
+                self.jump_to(join);
+                self.cur = Some(join);
+                let v = self.scalar();
+                self.emit(
+                    StmtKind::Assign {
+                        addr: size,
+                        value: v,
+                    },
+                    range,
+                );
+                if let Some(d) = dest {
+                    let v = self.scalar();
+                    self.emit(StmtKind::Assign { addr: d, value: v }, range);
+                }
+            }
         }
     }
 
