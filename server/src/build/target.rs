@@ -135,37 +135,39 @@ impl Target {
         }
     }
 
-    /// The data model's macros (name, value): LP64 except on Windows (LLP64).
+    /// The data model's macros (name, value): LP64 except on Windows (LLP64); the sizes
+    /// both share are [`COMMON_SIZES`].
     fn data_model(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            Target::Linux | Target::Macos | Target::Freebsd => &[
-                ("__LP64__", "1"),
-                ("_LP64", "1"),
-                ("__SIZEOF_POINTER__", "8"),
-                ("__SIZEOF_LONG__", "8"),
-                ("__SIZEOF_INT__", "4"),
-                ("__SIZEOF_SHORT__", "2"),
-                ("__SIZEOF_LONG_LONG__", "8"),
-                ("__CHAR_BIT__", "8"),
-                ("__ORDER_LITTLE_ENDIAN__", "1234"),
-                ("__ORDER_BIG_ENDIAN__", "4321"),
-                ("__BYTE_ORDER__", "1234"),
-            ],
-            Target::Windows => &[
-                ("__SIZEOF_POINTER__", "8"),
-                ("__SIZEOF_LONG__", "4"),
-                ("__SIZEOF_INT__", "4"),
-                ("__SIZEOF_SHORT__", "2"),
-                ("__SIZEOF_LONG_LONG__", "8"),
-                ("__CHAR_BIT__", "8"),
-                ("__ORDER_LITTLE_ENDIAN__", "1234"),
-                ("__ORDER_BIG_ENDIAN__", "4321"),
-                ("__BYTE_ORDER__", "1234"),
-            ],
+            Target::Linux | Target::Macos | Target::Freebsd => {
+                &[("__LP64__", "1"), ("_LP64", "1"), ("__SIZEOF_LONG__", "8")]
+            }
+            Target::Windows => &[("__SIZEOF_LONG__", "4")],
             Target::Any => &[],
         }
     }
+
+    /// Sizes and byte order every target here shares (none for `Any`).
+    fn common_sizes(self) -> &'static [(&'static str, &'static str)] {
+        if self == Target::Any {
+            &[]
+        } else {
+            COMMON_SIZES
+        }
+    }
 }
+
+/// Pointer and integer sizes and the byte order of every 64-bit little-endian target here.
+const COMMON_SIZES: &[(&str, &str)] = &[
+    ("__SIZEOF_POINTER__", "8"),
+    ("__SIZEOF_INT__", "4"),
+    ("__SIZEOF_SHORT__", "2"),
+    ("__SIZEOF_LONG_LONG__", "8"),
+    ("__CHAR_BIT__", "8"),
+    ("__ORDER_LITTLE_ENDIAN__", "1234"),
+    ("__ORDER_BIG_ENDIAN__", "4321"),
+    ("__BYTE_ORDER__", "1234"),
+];
 
 /// Every system's and processor's own predefined macros that this model knows: on a target,
 /// those it does not define are undefined (as the compiler of that build has them).
@@ -303,7 +305,12 @@ pub fn add_predefines(flags: &mut CompileFlags, target: Target) {
         // `((off_t)&((T *)0)->f)` whose cast the grammar cannot tell from a call.
         ("offsetof(type, member)", "__builtin_offsetof(type, member)"),
     ];
-    let target_defines = [target.defined(), target.processor(), target.data_model()];
+    let target_defines = [
+        target.defined(),
+        target.processor(),
+        target.data_model(),
+        target.common_sizes(),
+    ];
     for &(name, value) in compiler.iter().chain(target_defines.into_iter().flatten()) {
         let key = name.split('(').next().unwrap_or(name);
         if !given(flags, key) {
