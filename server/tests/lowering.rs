@@ -1414,6 +1414,35 @@ void f(Mutex *p) {
 }
 "#;
 
+    // An `#if` group inside a statement or a condition (vim's getout, main.c:1801: `if (⏎#
+    // ifdef EXITFREE⏎a == FALSE &&⏎# endif⏎b)`): the statement or condition is a choice
+    // between its texts for every choice of arms (here: with `a &&`, without; `+ 1`, `+ 2`,
+    // `+ 0`), not a syntax error. A group between statements stays an `#if` choice.
+    preprocessor_group_inside_a_statement: r#"
+#include <stdlib.h>
+int f(int a, int b, char *p) {
+  if (
+#ifdef EXITFREE
+      a == 0 &&
+#endif
+      b != 0)
+    free(p);
+  int n = b
+#if defined(ONE)
+    + 1
+#elif defined(TWO)
+    + 2
+#else
+    + 0
+#endif
+    ;
+#ifdef LOG
+  log(n);
+#endif
+  return n;
+}
+"#;
+
     // `M( stmt; )` (or `M( stmt );`): the statements may run or not, in the enclosing scope,
     // and the `return` inside returns. `M( x = ) call(…)` stays opaque, reading what it
     // mentions. Nothing after them is lost.

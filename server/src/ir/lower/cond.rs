@@ -3,6 +3,7 @@
 
 use super::Builder;
 use super::cfg::Guard;
+use super::split::SplitAs;
 use crate::ir::types::Type;
 use crate::ir::{CmpOp, ExprId, ExprKind, NodeId, StmtKind};
 use crate::syntax::TextRange;
@@ -12,6 +13,9 @@ use tree_sitter::Node;
 impl Builder<'_> {
     /// Branch on a condition: continue at `t` when it holds and at `f` otherwise.
     pub(super) fn cond(&mut self, n: Node, t: NodeId, f: NodeId) {
+        if self.split_choice(n, SplitAs::Condition { t, f }) {
+            return;
+        }
         // Not understood: both ways are possible.
         let either = |b: &mut Self| {
             let p = b.ensure_reachable_point(TextRange::of_node(&n));

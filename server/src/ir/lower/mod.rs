@@ -17,7 +17,8 @@
 //! - `#if`/`#ifdef` inside a body is a nondeterministic choice between its branches (an
 //!   `#if 0` branch is dead code and skipped); other directives are skipped. A declaration in
 //!   a branch belongs to the enclosing block; declaring the same name in two branches declares
-//!   one local.
+//!   one local. A group inside one statement or condition (`if (a &&⏎#ifdef X⏎b &&⏎#endif⏎c)`)
+//!   makes that statement a choice between its texts for every choice of arms (see `split`).
 //! - Anything not understood becomes `Opaque` (statements) or `Unknown` (values), recorded as a
 //!   [`Fallback`]; a fragment with a syntax error too (its destination, if any, gets
 //!   `Unknown`), and nesting deeper than [`MAX_DEPTH`]. A `goto` to a label that does not exist
@@ -49,7 +50,8 @@
 //! - `cfg`: statements and edges at the current point, fallbacks, the depth guard;
 //! - `scopes`: parameters, locals, temporaries, block scopes, the return sequence, jumps;
 //! - `stmt`: statements and control flow; `decl`: block-scope declarations;
-//! - `conditional`: `#if` in a body and detached `else`s; `macros`: macro-shaped statements;
+//! - `conditional`: `#if` in a body and detached `else`s; `split`: `#if` inside a statement;
+//!   `macros`: macro-shaped statements;
 //! - `cond`: conditions; `assign`: side effects, assignments and initializers;
 //! - `expr`: rvalues, lvalues and static types; `call`: calls and the library's allocators;
 //! - `typeofs`: `typeof` rewritten as a type, the operand's type at its use;
@@ -65,6 +67,7 @@ mod decl;
 mod expr;
 mod macros;
 mod scopes;
+mod split;
 mod stmt;
 mod typeofs;
 
@@ -117,12 +120,46 @@ pub fn lower_function(source: &FunctionSource, ctx: &LowerContext) -> FunctionIr
         Some(r) => (std::borrow::Cow::Owned(r.text), r.tree, r.repairs),
         None => (blanked, first, Repairs::default()),
     };
+    let prepared = Prepared {
+        operands: &operands,
+        typeof_spans: &typeof_spans,
+        repairs: &repairs,
+    };
+    // `#if` groups still inside a statement are resolved in the text: see `split`.
+    if let Some(plan) = split::plan(&text, &tree) {
+        let splits = split::alternatives(&plan);
+        let (ir, complete) = lower_text(source, ctx, &plan.text, &plan.tree, &prepared, &splits);
+        if complete {
+            return ir;
+        }
+    }
+    lower_text(source, ctx, &text, &tree, &prepared, &[]).0
+}
+
+/// What the text rewrites before `split` found.
+struct Prepared<'p> {
+    operands: &'p [typeofs::TypeofOperand],
+    typeof_spans: &'p [(usize, usize)],
+    repairs: &'p Repairs,
+}
+
+/// Lower the function from its rewritten `text` and its tree, with the statements of `splits`
+/// as choices; and whether every one of them was met where it was planned (else its other
+/// arms are missing: the result is not used).
+fn lower_text(
+    source: &FunctionSource,
+    ctx: &LowerContext,
+    text: &str,
+    tree: &Tree,
+    prepared: &Prepared,
+    splits: &[split::Split],
+) -> (FunctionIr, bool) {
     let src = text.as_bytes();
     // Temporaries are named after the text they hold: the `typeof`s as written.
-    let shown: Option<Vec<u8>> = (!typeof_spans.is_empty()).then(|| {
+    let shown: Option<Vec<u8>> = (!prepared.typeof_spans.is_empty()).then(|| {
         let mut shown = src.to_vec();
         let original = source.text.as_bytes();
-        for &(s, e) in &typeof_spans {
+        for &(s, e) in prepared.typeof_spans {
             if let (Some(to), Some(from)) = (shown.get_mut(s..e), original.get(s..e)) {
                 to.copy_from_slice(from);
             }
@@ -131,8 +168,10 @@ pub fn lower_function(source: &FunctionSource, ctx: &LowerContext) -> FunctionIr
     });
     let mut b = Builder::new(&source.name, ctx, src);
     b.shown_src = shown.as_deref().unwrap_or(src);
-    b.typeof_operands = &operands;
-    b.repairs = repairs;
+    b.typeof_operands = prepared.operands;
+    b.repairs = prepared.repairs.clone();
+    b.splits = splits;
+    b.split_used = vec![false; splits.len()];
     b.sig = resolve_sig(ctx.env, &source.sig);
     let def = find_definition(tree.root_node());
     match def {
@@ -154,7 +193,8 @@ pub fn lower_function(source: &FunctionSource, ctx: &LowerContext) -> FunctionIr
             b.finish_body(range);
         }
     }
-    b.finish()
+    let complete = b.split_used.iter().all(|&used| used);
+    (b.finish(), complete)
 }
 
 /// Lower the initializers of a file's globals into one pseudo-function `<globals>` whose
@@ -314,6 +354,11 @@ struct Builder<'a> {
     repairs: Repairs,
     /// Detached `else`s (see `Repairs`) attached to their `if`, or in dead code.
     consumed_elses: FxHashSet<u32>,
+    /// Statements and conditions with `#if` groups inside (see `split`), whether each was
+    /// lowered, and those being lowered now.
+    splits: &'a [split::Split],
+    split_used: Vec<bool>,
+    split_active: Vec<usize>,
 }
 
 /// A node under construction (edges are added as we go; preds are computed at the end).
@@ -359,6 +404,9 @@ impl<'a> Builder<'a> {
             computed_gotos: vec![],
             repairs: Repairs::default(),
             consumed_elses: FxHashSet::default(),
+            splits: &[],
+            split_used: vec![],
+            split_active: vec![],
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::cfg::Guard;
 use super::scopes::scope_difference;
+use super::split::SplitAs;
 use super::{Builder, ElseFrom, LoopTarget, MAX_DEPTH, PendingGoto, SwitchCtx};
 use crate::ir::types::{Type, base_type, char_literal_value, parse_int_literal};
 use crate::ir::{CmpOp, ExprId, ExprKind, NodeId, ScopeEndKind, StmtKind};
@@ -82,6 +83,9 @@ impl Builder<'_> {
     }
 
     pub(super) fn stmt(&mut self, n: Node) {
+        if self.split_choice(n, SplitAs::Statement) {
+            return;
+        }
         self.guarded(n, Guard::STATEMENT, |b| b.stmt_inner(n), |_| ());
     }
 
