@@ -516,7 +516,10 @@ impl<'p> Engine<'p> {
         let mut f = d.clone();
         if !miss(&mut self.arena, d, e) {
             f.misses.push(e);
-            f.normalize();
+            // The miss may be the last tag of a region (an address-taken local's memory):
+            // then the region leaves S, as after any other transfer; left in S, a join with
+            // a path where `e` was never written would drop the miss and keep the region.
+            f = self.finish_fact(f)?;
         }
         let pointee = self
             .arena
