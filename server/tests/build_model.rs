@@ -421,3 +421,71 @@ fn a_binary_or_non_c_file_is_refused() {
     assert!(found.skipped[0].1.contains("NUL bytes"), "{found:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A header read on its own takes the macros its includer defines around it: Vim's
+/// `globals.h` declares `EXTERN int really_exiting INIT(= FALSE);` with `EXTERN` and `INIT`
+/// from `vim.h`. Before, the declaration was a global named `INIT`, `really_exiting` was
+/// declared nowhere, and so it was never an exit flag: the block `vim_free` does not free
+/// while Vim exits was reported as a leak. Now it is `unproved`, with the reason.
+#[test]
+fn a_header_takes_its_includers_macros() {
+    let dir = scratch("includer-macros");
+    std::fs::write(
+        dir.join("vim.h"),
+        "#include <stdlib.h>\n#ifndef EXTERN\n# define EXTERN extern\n# define INIT(x)\n#else\n# define INIT(x) x\n#endif\n#include \"globals.h\"\nvoid vim_free(void *x);\nvoid preserve_exit(void);\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("globals.h"),
+        "EXTERN int really_exiting INIT(= 0);\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("main.c"),
+        "#define EXTERN\n#include \"vim.h\"\nvoid preserve_exit(void)\n{\n    really_exiting = 1;\n    exit(1);\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("alloc.c"),
+        "#include \"vim.h\"\nvoid vim_free(void *x)\n{\n    if (x != NULL && !really_exiting)\n        free(x);\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("use.c"),
+        "#include \"vim.h\"\nchar *two(int n)\n{\n    char *a = malloc(n);\n    if (a == NULL)\n        return NULL;\n    char *b = malloc(n);\n    if (b == NULL) {\n        vim_free(a);\n        return NULL;\n    }\n    vim_free(b);\n    return a;\n}\n",
+    )
+    .unwrap();
+    let files = reductio::files::discover(std::slice::from_ref(&dir), &[]).expect("discover");
+    let (database, inputs) = reductio::batch::load(Config::default(), &files).expect("load");
+    let db: &dyn Db = &database;
+    let globals = db::file_decls(
+        db,
+        *inputs
+            .iter()
+            .find(|f| f.path(db).ends_with("globals.h"))
+            .unwrap(),
+    );
+    assert!(
+        globals.globals.contains_key("really_exiting"),
+        "{:?}",
+        globals.globals.keys()
+    );
+    assert!(!globals.globals.contains_key("INIT"));
+    let use_c = *inputs
+        .iter()
+        .find(|f| f.path(db).ends_with("use.c"))
+        .unwrap();
+    let findings = db::file_findings(db, use_c);
+    assert!(
+        findings.iter().all(|f| f.verdict != VerdictKind::Leak),
+        "{findings:#?}"
+    );
+    assert!(
+        findings.iter().any(|f| f.message.contains("really_exiting")
+            || f.reason
+                .as_deref()
+                .is_some_and(|r| r.contains("really_exiting"))),
+        "{findings:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

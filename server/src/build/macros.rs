@@ -262,6 +262,16 @@ impl MacroTable {
         }
     }
 
+    /// Adds `other`'s definitions of the names this table neither defines nor knows
+    /// undefined (a header read on its own takes what its includer defines around it).
+    pub fn fill_from(&mut self, other: &MacroTable) {
+        for (name, d) in &other.defs {
+            if !self.defs.contains_key(name) && !self.undefined.contains(name) {
+                self.defs.insert(name.clone(), d.clone());
+            }
+        }
+    }
+
     pub fn get(&self, name: &str) -> Option<&MacroDef> {
         self.defs.get(name).map(|d| &**d)
     }

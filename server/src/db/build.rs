@@ -13,6 +13,7 @@ use crate::build::{
     self, Budget, CompileDb, CompileDbError, CompileFlags, Expanded, FileSource, FnAttributes,
     IncludeResolver, MacroTable, Scan, ScanLimits, SkipReason, scan::DirectiveIndex,
 };
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -182,7 +183,14 @@ pub fn file_scan(db: &dyn Db, file: SourceFile) -> Arc<Scan> {
 /// expansions backdate; and small, though a translation unit may see thousands of macros.
 #[salsa::tracked(returns(clone))]
 pub fn macro_table(db: &dyn Db, file: SourceFile) -> Arc<MacroTable> {
-    let mut table = file_scan(db, file).table.reachable_from(file.text(db));
+    let text = file.text(db);
+    let mut table = file_scan(db, file).table.reachable_from(text);
+    // A header is compiled inside its includer: a name its own walk leaves unknown takes the
+    // includer's definition (Vim's `globals.h` declares `EXTERN int really_exiting INIT(=
+    // FALSE);` with `EXTERN` and `INIT` defined by `vim.h` around its `#include`).
+    if let Some(includer) = first_includers(db, db.workspace()).get(&file) {
+        table.fill_from(&file_scan(db, *includer).table.reachable_from(text));
+    }
     // A definition seen only in an undecided arm that would rename a function the library
     // model knows (`#define strdup _strdup` under `#ifdef _MSC_VER`) is not applied: the call
     // keeps its modelled meaning, as without the build model.
@@ -195,6 +203,19 @@ pub fn macro_table(db: &dyn Db, file: SourceFile) -> Arc<MacroTable> {
                 || lib.deallocators.contains_key(&d.name))
     });
     Arc::new(table)
+}
+
+/// For each project header, the first workspace file (in the workspace's order) whose
+/// translation unit reaches it, directly or through other headers.
+#[salsa::tracked(returns(ref))]
+pub fn first_includers(db: &dyn Db, ws: Workspace) -> FxHashMap<SourceFile, SourceFile> {
+    let mut out = FxHashMap::default();
+    for &f in ws.files(db) {
+        for &h in file_headers(db, f) {
+            out.entry(h).or_insert(f);
+        }
+    }
+    out
 }
 
 /// The headers `file` reaches, as inputs (those that could be read).

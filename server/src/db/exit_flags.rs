@@ -8,8 +8,8 @@
 //! A global `g` is an exit flag when
 //! - it is declared in the program's own files (a workspace file or a project header, not a
 //!   system header: the C library's globals, `optind` say, are set by code the program does
-//!   not have), with a scalar number type everywhere, and no initializer other than the
-//!   constant 0;
+//!   not have), with a scalar number type everywhere (in the declarations as expanded,
+//!   `file_decls`), and no initializer other than the constant 0;
 //! - no body uses its address other than to load or store it directly (no `&g` passed or
 //!   stored, no opaque statement mentions it), so every write to it is one the scan sees;
 //! - every store of anything but the constant 0 into it is in a function that never returns
@@ -23,7 +23,7 @@
 //! `unproved` rather than `leak`. That costs recall, never soundness.
 
 use super::database::Db;
-use super::front_end::{Function, body, file_syntax_items, global_inits, type_env};
+use super::front_end::{Function, body, file_decls, global_inits, type_env};
 use super::inputs::Workspace;
 use super::names::all_functions;
 use super::whole_program::{never_returning, type_classes};
@@ -56,11 +56,13 @@ pub fn exit_flags(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<String, String>> 
     // Globals whose address is used other than to load or store them directly.
     let mut excluded: FxHashSet<String> = type_classes(db, ws).address_taken_globals.clone();
     for &file in super::build::program_files(db, ws) {
-        for g in &file_syntax_items(db, file).globals {
-            if env.resolve(&g.ty).is_scalar_number() {
-                defined.insert(g.name.clone());
+        // As the compiler declares them: through the file's macros (Vim's `EXTERN int
+        // really_exiting INIT(= FALSE);` is no declaration before expansion).
+        for (name, ty) in &file_decls(db, file).globals {
+            if env.resolve(ty).is_scalar_number() {
+                defined.insert(name.clone());
             } else {
-                excluded.insert(g.name.clone());
+                excluded.insert(name.clone());
             }
         }
         // The initializers, as stores of the pseudo-function `<globals>`: a nonzero one
