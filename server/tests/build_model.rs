@@ -430,31 +430,28 @@ fn a_binary_or_non_c_file_is_refused() {
 #[test]
 fn a_header_takes_its_includers_macros() {
     let dir = scratch("includer-macros");
-    std::fs::write(
-        dir.join("vim.h"),
-        "#include <stdlib.h>\n#ifndef EXTERN\n# define EXTERN extern\n# define INIT(x)\n#else\n# define INIT(x) x\n#endif\n#include \"globals.h\"\nvoid vim_free(void *x);\nvoid preserve_exit(void);\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("globals.h"),
-        "EXTERN int really_exiting INIT(= 0);\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("main.c"),
-        "#define EXTERN\n#include \"vim.h\"\nvoid preserve_exit(void)\n{\n    really_exiting = 1;\n    exit(1);\n}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("alloc.c"),
-        "#include \"vim.h\"\nvoid vim_free(void *x)\n{\n    if (x != NULL && !really_exiting)\n        free(x);\n}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("use.c"),
-        "#include \"vim.h\"\nchar *two(int n)\n{\n    char *a = malloc(n);\n    if (a == NULL)\n        return NULL;\n    char *b = malloc(n);\n    if (b == NULL) {\n        vim_free(a);\n        return NULL;\n    }\n    vim_free(b);\n    return a;\n}\n",
-    )
-    .unwrap();
+    let sources = [
+        (
+            "vim.h",
+            "#include <stdlib.h>\n#ifndef EXTERN\n# define EXTERN extern\n# define INIT(x)\n#else\n# define INIT(x) x\n#endif\n#include \"globals.h\"\nvoid vim_free(void *x);\nvoid preserve_exit(void);\n",
+        ),
+        ("globals.h", "EXTERN int really_exiting INIT(= 0);\n"),
+        (
+            "main.c",
+            "#define EXTERN\n#include \"vim.h\"\nvoid preserve_exit(void)\n{\n    really_exiting = 1;\n    exit(1);\n}\n",
+        ),
+        (
+            "alloc.c",
+            "#include \"vim.h\"\nvoid vim_free(void *x)\n{\n    if (x != NULL && !really_exiting)\n        free(x);\n}\n",
+        ),
+        (
+            "use.c",
+            "#include \"vim.h\"\nchar *two(int n)\n{\n    char *a = malloc(n);\n    if (a == NULL)\n        return NULL;\n    char *b = malloc(n);\n    if (b == NULL) {\n        vim_free(a);\n        return NULL;\n    }\n    vim_free(b);\n    return a;\n}\n",
+        ),
+    ];
+    for (name, text) in sources {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
     let files = reductio::files::discover(std::slice::from_ref(&dir), &[]).expect("discover");
     let (database, inputs) = reductio::batch::load(Config::default(), &files).expect("load");
     let db: &dyn Db = &database;
