@@ -1074,7 +1074,7 @@ impl fmt::Display for RegionDisplay<'_> {
                 let v = self.0.var_path(i);
                 match &v.root {
                     VarRoot::Local(func, l) => write!(f, "local{}#{}", func, l.0)?,
-                    VarRoot::Global(g) => write!(f, "{g}")?,
+                    VarRoot::Global(g) => write!(f, "{}", crate::ir::shown_global(g))?,
                     VarRoot::Shadow(i) => write!(f, "shadow{i}")?,
                     VarRoot::Frozen(d, func, l) => write!(f, "frame-{d}:local{}#{}", func, l.0)?,
                 }

@@ -486,3 +486,41 @@ fn a_header_takes_its_includers_macros() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Which `#if` names keep one value in a file's functions (`db::file_conditions`): not in a
+/// header, not a name the file itself defines or undefines, and only after the last
+/// `#include` (`db::unit_conditions`).
+#[test]
+fn a_files_constant_conditions_leave_out_headers_its_own_macros_and_early_functions() {
+    let dir = scratch("unit-conditions");
+    let sources = [
+        (
+            "pool.h",
+            "#ifdef STATIC_POOL\nstatic inline int pooled(void) { return 1; }\n#endif\n",
+        ),
+        (
+            "pool.c",
+            "#include <stdlib.h>\nvoid early(void *x)\n{\n#ifdef STATIC_POOL\n    (void)x;\n#else\n    free(x);\n#endif\n}\n#include \"pool.h\"\n#ifdef TRACE\n# undef TRACE\n#endif\n#define LOCAL 1\nvoid late(void *x)\n{\n#if defined(STATIC_POOL) || defined(TRACE) || LOCAL\n    (void)x;\n#else\n    free(x);\n#endif\n}\n",
+        ),
+    ];
+    for (name, text) in sources {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let files = reductio::files::discover(std::slice::from_ref(&dir), &[]).expect("discover");
+    let (database, inputs) = reductio::batch::load(Config::default(), &files).expect("load");
+    let db: &dyn Db = &database;
+    let file = |name: &str| *inputs.iter().find(|f| f.path(db).ends_with(name)).unwrap();
+    assert_eq!(db::file_conditions(db, file("pool.h")), None);
+    let fc = db::file_conditions(db, file("pool.c")).expect("pool.c has constant names");
+    assert_eq!(fc.conditions.constant, ["STATIC_POOL"]);
+    let pool_c = "#include <stdlib.h>\nvoid early(void *x)\n";
+    assert!(fc.after as usize > pool_c.len());
+    for &f in db::file_functions(db, file("pool.c")) {
+        let unit = db::unit_conditions(db, f);
+        match f.name(db).as_str() {
+            "early" => assert_eq!(unit, None),
+            _ => assert!(unit.is_some_and(|u| u.constant == ["STATIC_POOL"])),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

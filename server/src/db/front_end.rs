@@ -144,9 +144,11 @@ pub fn lowered<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<FunctionIr> {
     db.record(format!("lower {}", f.name(db)));
     let env = type_env(db, db.workspace());
     let lib = library_model(db, db.settings());
+    let unit = super::unit_conds::unit_conditions(db, f);
     let ctx = LowerContext {
         env: &env,
         lib: &lib,
+        unit: unit.as_deref(),
     };
     match expanded_function(db, f) {
         // The expansion is lowered; every range is mapped back to what the user wrote (a
@@ -187,6 +189,7 @@ pub fn global_inits(db: &dyn Db, file: SourceFile) -> Arc<FunctionIr> {
     let ctx = LowerContext {
         env: &env,
         lib: &lib,
+        unit: None,
     };
     Arc::new(ir::lower_global_inits(
         &tree.0,

@@ -89,6 +89,7 @@ mod names;
 mod positions;
 mod probes;
 mod program;
+mod unit_conds;
 mod whole_program;
 
 #[cfg(test)]
@@ -121,6 +122,7 @@ pub use probes::{
     ProbeFailure, engine_probes, file_findings, function_probes, probe_outcome, probe_verdict,
 };
 pub use program::{fresh_values, fresh_writes, temp_deaths};
+pub use unit_conds::{FileConditions, file_conditions, unit_conditions};
 pub use whole_program::{
     CallGraph, CallSites, CallStats, arity, call_graph, call_sites, call_stats, callers_of,
     captured_params, indirect_targets, mod_of, mod_table, never_returning, never_returns_of,

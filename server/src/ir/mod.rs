@@ -16,7 +16,10 @@ pub mod types;
 
 pub use items::{FileItems, FunctionItem, FunctionSource, GlobalItem, ItemStats, collect_items};
 pub use library::{AllocKind, LibraryModel};
-pub use lower::{LowerContext, MAX_DEPTH, lower_function, lower_global_inits};
+pub use lower::{
+    LowerContext, MAX_DEPTH, UnitConditions, condition_variable, lower_function,
+    lower_global_inits, shown_global,
+};
 pub use types::{FieldDef, FnSig, StructDef, Type, TypeEnv};
 
 use crate::syntax::TextRange;
@@ -31,6 +34,7 @@ pub(crate) fn lower_snippet(src: &str) -> (TypeEnv, Vec<FunctionIr>) {
     let ctx = LowerContext {
         env: &items.env,
         lib: &lib,
+        unit: None,
     };
     let irs = items
         .functions

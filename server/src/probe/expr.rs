@@ -723,7 +723,8 @@ pub fn display(a: &Arena, e: E, local_name: &dyn Fn(FuncId, LocalId) -> String) 
 fn sym_name(a: &Arena, s: Sym, local_name: &dyn Fn(FuncId, LocalId) -> String) -> String {
     match s {
         Sym::Local(f, l) => local_name(f, l),
-        Sym::Global(g) | Sym::Function(g) => a.string_of(g).to_string(),
+        Sym::Global(g) => crate::ir::shown_global(a.string_of(g)).to_string(),
+        Sym::Function(g) => a.string_of(g).to_string(),
         Sym::StringLit(..) => "\"…\"".into(),
         Sym::Shadow(i) => format!("<arg{i}>"),
         Sym::Frozen(d, f, l) if SHOW_FRAMES.load(std::sync::atomic::Ordering::Relaxed) => {

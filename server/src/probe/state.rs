@@ -349,6 +349,43 @@ impl Fact {
         changed
     }
 
+    /// Whether joining `other` into `self` forgets no test of a preprocessor condition that
+    /// only one of them took: both took the same, or they differ in nothing else (then the
+    /// join is their disjunction exactly).
+    pub fn joins_losslessly(&self, other: &Fact, a: &Arena) -> bool {
+        if self.constraints == other.constraints {
+            return true;
+        }
+        let conds = |f: &Fact| {
+            f.constraints
+                .iter()
+                .filter(|c| condition_read(a, c.e))
+                .copied()
+                .collect::<SmallVec<[Constraint; 2]>>()
+        };
+        let (mine, theirs) = (conds(self), conds(other));
+        if mine == theirs {
+            return true;
+        }
+        let rest = |f: &Fact| {
+            f.constraints
+                .iter()
+                .filter(|c| !condition_read(a, c.e))
+                .copied()
+                .collect::<SmallVec<[Constraint; 2]>>()
+        };
+        self.regions == other.regions
+            && self.hits == other.hits
+            && self.misses == other.misses
+            && self.tags == other.tags
+            && self.relations == other.relations
+            && self.tainted == other.tainted
+            && self.assumed == other.assumed
+            && self.unknown_top == other.unknown_top
+            && self.unknown_drop == other.unknown_drop
+            && rest(self) == rest(other)
+    }
+
     /// The index of the separated abstraction (§4.8): the regions holding hit expressions,
     /// refined by the constraints on plain variables, so that paths that took different
     /// branches on a variable (`prev == NULL` or not) are not merged, and on members of a
@@ -365,7 +402,7 @@ impl Fact {
         let vars = self
             .constraints
             .iter()
-            .filter(|c| var_read(a, c.e) || member_read(a, c.e))
+            .filter(|c| (var_read(a, c.e) && !condition_read(a, c.e)) || member_read(a, c.e))
             .copied()
             .collect();
         FactIndex {
@@ -395,6 +432,16 @@ impl FactIndex {
 /// A read of a variable (`n`).
 fn var_read(a: &Arena, e: E) -> bool {
     matches!(a.kind(e), EKind::Deref(x) if matches!(a.kind(*x), EKind::Addr(_)))
+}
+
+/// A read of a preprocessor condition's variable (`defined(X)`, see `ir::lower::unit_conds`):
+/// left out of the index. Facts that differ only in such tests (the arms of an `#if` did not
+/// change the fact) join, losing nothing (`X` defined or not is every case); facts that
+/// differ in them and in anything else stay apart (see `Fact::joins_losslessly`).
+pub fn condition_read(a: &Arena, e: E) -> bool {
+    matches!(a.kind(e), EKind::Deref(x)
+        if matches!(a.kind(*x), EKind::Addr(super::expr::Sym::Global(g))
+            if crate::ir::shown_global(a.string_of(*g)).len() != a.string_of(*g).len()))
 }
 
 /// A read of a member of the block a variable points to (`s->flag`, `s->hdr.kind`): with
@@ -1030,5 +1077,32 @@ mod tests {
         apply_tags(&mut a, &mut f);
         assert!(!f.regions.intersects(&s), "the strong update of §4.8");
         assert!(f.tags.is_empty());
+    }
+
+    #[test]
+    fn facts_differing_only_in_a_condition_join_and_others_stay_apart() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x, y, n, .. } = exprs(&prog, &mut a);
+        let name = crate::ir::condition_variable("defined(X)", "u.c");
+        let g = a.string(&name);
+        let addr = a.mk(
+            EKind::Addr(super::super::expr::Sym::Global(g)),
+            &crate::ir::Type::pointer_to(crate::ir::Type::Int),
+        );
+        let d = a.deref(addr);
+        assert!(condition_read(&a, d) && !condition_read(&a, n));
+        let rx = regions(&mut a, x);
+        let with = |rel: Rel, misses: &[E]| {
+            let mut f = Fact::new(rx.clone(), [x], misses.iter().copied());
+            f.constraints.push(Constraint { e: d, rel, k: 0 });
+            f.normalize();
+            f
+        };
+        let defined = with(Rel::Ne, &[]);
+        assert!(defined.joins_losslessly(&with(Rel::Eq, &[]), &a));
+        assert!(defined.joins_losslessly(&with(Rel::Ne, &[y]), &a));
+        assert!(!defined.joins_losslessly(&with(Rel::Eq, &[y]), &a));
+        assert_eq!(defined.index(&mut a), with(Rel::Eq, &[]).index(&mut a));
     }
 }

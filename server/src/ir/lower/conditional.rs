@@ -1,6 +1,7 @@
 //! `#if` in a body, a nondeterministic choice between its branches, and the `else` that a
 //! preprocessor line separated from its `if` (found by `repair`), attached back to it.
 
+use super::unit_conds::ArmTest;
 use super::{Builder, ElseFrom, PpBranch};
 use crate::ir::NodeId;
 use crate::syntax::TextRange;
@@ -22,58 +23,76 @@ impl Builder<'_> {
         self.stmt_list(&kids);
     }
 
-    /// `#if A … #elif B … #else … #endif` in a body: one of the branches runs.
+    /// `#if A … #elif B … #else … #endif` in a body: one of the branches runs, each after the
+    /// tests of the unit's conditions it implies (see `unit_conds`).
     pub(super) fn preproc_branches(&mut self, n: Node) {
         let range = TextRange::of_node(&n);
         let start = self.ensure_reachable_point(range);
         let join = self.join(TextRange::new(range.end, range.end));
+        let mut chain = Vec::new();
         let mut branch = Some(n);
-        let mut saw_else = false;
-        let mut guard = 0;
         while let Some(b) = branch {
-            guard += 1;
-            if guard > 1000 {
+            if chain.len() >= 1000 {
                 break;
             }
-            let is_zero = is_if_zero(b, self.src);
+            chain.push(b);
+            branch = b.child_by_field_name("alternative");
+        }
+        let dead: Vec<bool> = chain.iter().map(|b| is_if_zero(*b, self.src)).collect();
+        let tests: Vec<Option<ArmTest>> = chain
+            .iter()
+            .zip(&dead)
+            .map(|(b, dead)| if *dead { None } else { self.arm_test(*b) })
+            .collect();
+        let mut saw_else = false;
+        for (k, b) in chain.iter().enumerate() {
             if b.kind() == "preproc_else" {
                 saw_else = true;
             }
-            if !is_zero {
+            if !dead[k] {
                 // No new scope: a declaration in a branch belongs to the enclosing block and
                 // stays visible after `#endif` (see `local_declaration` for redeclarations).
-                self.cur = Some(start);
-                self.preproc_body(b);
+                let at = self.assume_tests(start, &Self::arm_tests(&tests, k));
+                self.cur = Some(at);
+                self.preproc_body(*b);
                 self.jump_to(join);
             } else {
-                self.consume_elses(TextRange::of_node(&b));
+                self.consume_elses(TextRange::of_node(b));
             }
-            branch = b.child_by_field_name("alternative");
         }
         if !saw_else {
-            self.link(start, join);
+            let at = self.assume_tests(start, &Self::arm_tests(&tests, chain.len()));
+            self.link(at, join);
         }
         self.cur = Some(join);
     }
 
     /// One of `branches` runs (dead ones never; none of them when there is no `#else`), in the
-    /// enclosing scope. Nothing when they are all empty.
-    fn preproc_choice(&mut self, range: TextRange, branches: &[(bool, Vec<Node>)], has_else: bool) {
+    /// enclosing scope, after the tests its arm implies. Nothing when they are all empty.
+    fn preproc_choice(
+        &mut self,
+        range: TextRange,
+        branches: &[(bool, Vec<Node>)],
+        tests: &[Option<ArmTest>],
+        has_else: bool,
+    ) {
         if branches.iter().all(|(dead, kids)| *dead || kids.is_empty()) {
             return;
         }
         let start = self.ensure_reachable_point(range);
         let join = self.join(TextRange::new(range.end, range.end));
-        for (dead, kids) in branches {
+        for (k, (dead, kids)) in branches.iter().enumerate() {
             if *dead {
                 continue;
             }
-            self.cur = Some(start);
+            let at = self.assume_tests(start, &Self::arm_tests(tests, k));
+            self.cur = Some(at);
             self.stmt_list(kids);
             self.jump_to(join);
         }
         if !has_else {
-            self.link(start, join);
+            let at = self.assume_tests(start, &Self::arm_tests(tests, branches.len()));
+            self.link(at, join);
         }
         self.cur = Some(join);
     }
@@ -192,7 +211,8 @@ impl Builder<'_> {
                 (b.dead, b.kids.iter().skip(skip).copied().collect())
             })
             .collect();
-        self.preproc_choice(TextRange::of_node(&pp), &rest, has_else);
+        let tests: Vec<Option<ArmTest>> = branches.iter().map(|b| b.test.clone()).collect();
+        self.preproc_choice(TextRange::of_node(&pp), &rest, &tests, has_else);
     }
 
     /// `kids[0]` is an `#if` some of whose branches end with `if (c) {…} else` or with a bare
@@ -216,8 +236,10 @@ impl Builder<'_> {
         let end = self.join(TextRange::new(next_range.end, next_range.end));
         // Where the bare headers' conditions fail.
         let mut fails = Vec::new();
-        for b in branches.iter().filter(|b| !b.dead) {
-            self.cur = Some(start);
+        let tests: Vec<Option<ArmTest>> = branches.iter().map(|b| b.test.clone()).collect();
+        for (k, b) in branches.iter().enumerate().filter(|(_, b)| !b.dead) {
+            let at = self.assume_tests(start, &Self::arm_tests(&tests, k));
+            self.cur = Some(at);
             match b.kids.split_last() {
                 Some((&last, init)) if b.trailing_else => {
                     self.stmt_list(init);
@@ -246,7 +268,8 @@ impl Builder<'_> {
             }
         }
         if !has_else {
-            self.link(start, entry);
+            let at = self.assume_tests(start, &Self::arm_tests(&tests, branches.len()));
+            self.link(at, entry);
         }
         self.consume_elses(range);
         self.cur = Some(entry);
@@ -315,9 +338,11 @@ impl Builder<'_> {
                         && k.child_by_field_name("consequence")
                             .is_none_or(|c| c.start_byte() == c.end_byte())
                 });
+            let dead = is_if_zero(b, self.src);
             out.push(PpBranch {
                 kids,
-                dead: is_if_zero(b, self.src),
+                test: if dead { None } else { self.arm_test(b) },
+                dead,
                 leading_else,
                 trailing_else,
                 trailing_header,

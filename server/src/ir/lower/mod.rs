@@ -70,6 +70,9 @@ mod scopes;
 mod split;
 mod stmt;
 mod typeofs;
+mod unit_conds;
+
+pub use unit_conds::{UnitConditions, condition_variable, shown_global};
 
 use super::items::{FunctionSource, GlobalItem};
 use super::library::LibraryModel;
@@ -99,6 +102,9 @@ const MAX_INIT_ELEMENTS: usize = 4096;
 pub struct LowerContext<'a> {
     pub env: &'a TypeEnv,
     pub lib: &'a LibraryModel,
+    /// The translation unit's undecided `#if` conditions that keep one value in all its
+    /// functions (see `unit_conds`); `None`: every `#if` is a choice of its own.
+    pub unit: Option<&'a UnitConditions>,
 }
 
 /// Lower one function definition. Re-parses the function's own text so that the result depends
@@ -278,6 +284,8 @@ type ScopeChain = Vec<(u32, Vec<LocalId>)>;
 /// One branch of an `#if` chain in a body.
 struct PpBranch<'t> {
     kids: Vec<Node<'t>>,
+    /// The unit's test this branch's own condition makes (see `unit_conds`).
+    test: Option<unit_conds::ArmTest>,
     /// An `#if 0` branch.
     dead: bool,
     /// Begins with a detached `else` (see `repair`).

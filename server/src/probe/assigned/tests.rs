@@ -13,6 +13,7 @@ fn events_at(src: &str, func: &str, line: u32) -> Vec<String> {
     let ctx = LowerContext {
         env: &items.env,
         lib: &lib,
+        unit: None,
     };
     let item = items
         .functions

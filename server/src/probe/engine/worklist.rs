@@ -9,7 +9,7 @@ use super::verdict::{InputCondition, Outcome, cond_text};
 use super::{Ctx, Engine, SlotId};
 use crate::ir::{
     BinOp, Callee, ExprId, ExprKind, FunctionIr, LocalId, LocalKind, NodeId, Notation, StmtKind,
-    Type, display_stmt,
+    Symbol, Type, display_stmt,
 };
 use crate::probe::expr::{E, EKind, Sym};
 use crate::probe::state::{Constraint, Fact, FactIndex, Rel};
@@ -814,18 +814,23 @@ impl<'p> Engine<'p> {
         if let Some(ids) = self.worklist.slots_at.get(&key) {
             let full = ids.len() >= MAX_SLOTS_PER_POINT;
             let crowded = ids.len() >= MEMBER_SPLIT_SLOTS;
+            let joins = |id: &SlotId| {
+                self.worklist.slots[*id as usize]
+                    .fact
+                    .joins_losslessly(&fact, &self.arena)
+            };
             let target = ids
                 .iter()
                 .copied()
-                .find(|id| self.worklist.slots[*id as usize].index == index)
+                .find(|id| self.worklist.slots[*id as usize].index == index && joins(id))
                 .or_else(|| {
                     // Past a few facts at this point, constraints on members no longer
                     // keep paths apart: only those on variables do.
                     crowded
                         .then(|| {
-                            ids.iter()
-                                .copied()
-                                .find(|id| self.worklist.slots[*id as usize].plain == plain)
+                            ids.iter().copied().find(|id| {
+                                self.worklist.slots[*id as usize].plain == plain && joins(id)
+                            })
                         })
                         .flatten()
                 })
@@ -895,6 +900,23 @@ impl<'p> Engine<'p> {
             let Some(f) = self.after_temp_deaths(func, p, &fact) else {
                 continue;
             };
+            if let StmtKind::Cond { lhs, op, rhs } = &b.node(p).stmt.kind
+                && is_condition_test(&b, *lhs)
+            {
+                // A test of a preprocessor condition (`ir::lower::unit_conds`) is applied on
+                // the way to the statement before it: no slot of its own, so the arms of an
+                // `#if` cost no more steps than they did without their tests.
+                let l = self.tr(func, *lhs);
+                let r = self.tr(func, *rhs);
+                match self.cond(&f, l, *op, r) {
+                    Some(g) => self.insert_preds(func, p, ctx, g, prov.clone()),
+                    None => {
+                        let t = cond_text(&b, *lhs, *op, *rhs);
+                        self.refute(func, p, format!("the branch `{t}` contradicts it"));
+                    }
+                }
+                continue;
+            }
             self.insert(func, p, ctx, f, prov.clone());
         }
     }
@@ -1067,4 +1089,11 @@ pub(super) fn dereferenced_values(b: &FunctionIr) -> Vec<SmallVec<[ExprId; 2]>> 
             out
         })
         .collect()
+}
+
+/// Whether `lhs` reads a preprocessor condition's variable (`defined(X) @ unit`).
+fn is_condition_test(b: &FunctionIr, lhs: ExprId) -> bool {
+    matches!(b.exprs.kind(lhs), ExprKind::Deref(a)
+        if matches!(b.exprs.kind(*a), ExprKind::Addr(Symbol::Global(g))
+            if crate::ir::shown_global(g).len() != g.len()))
 }
