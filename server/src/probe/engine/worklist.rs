@@ -59,6 +59,12 @@ pub(super) struct Worklist {
     /// `MAX_SLOTS_PER_POINT`).
     pub(super) slots_at: FxHashMap<(FuncId, NodeId, Ctx), SmallVec<[SlotId; 2]>>,
     pub(super) queue: VecDeque<SlotId>,
+    /// Slots whose fact just passed the tests of an `#if` arm (`insert_preds`): processed when
+    /// `queue` is empty, so that the facts of the group's other arms join them first (facts
+    /// that differ only in those tests join losslessly) instead of after they were followed.
+    pub(super) deferred: VecDeque<SlotId>,
+    /// Set while the facts being inserted passed such tests.
+    pub(super) deferring: bool,
     /// Transfer-function applications so far (the budget).
     pub(super) transfers: u32,
     /// Set when the budget ran out while a leak's witness was still deciding in the callers:
@@ -222,7 +228,8 @@ impl<'p> Engine<'p> {
                 self.worklist.queue.pop_back()
             } else {
                 self.worklist.queue.pop_front()
-            };
+            }
+            .or_else(|| self.worklist.deferred.pop_front());
             let Some(id) = next else {
                 if self.worklist.witness_only.is_some() && self.verdict.outcome.is_none() {
                     // Every witness path was contradicted: the leak found is not one; the
@@ -248,6 +255,9 @@ impl<'p> Engine<'p> {
                     self.worklist.witness_only = Some(self.cfg.max_transfers / 2);
                     self.worklist
                         .queue
+                        .retain(|&s| self.worklist.slots[s as usize].witness_of.is_some());
+                    self.worklist
+                        .deferred
                         .retain(|&s| self.worklist.slots[s as usize].witness_of.is_some());
                     self.worklist.queue.push_front(id);
                     self.worklist.slots[id as usize].queued = true;
@@ -854,7 +864,11 @@ impl<'p> Engine<'p> {
                 }
                 if changed && !self.worklist.slots[id as usize].queued {
                     self.worklist.slots[id as usize].queued = true;
-                    self.worklist.queue.push_back(id);
+                    if self.worklist.deferring {
+                        self.worklist.deferred.push_back(id);
+                    } else {
+                        self.worklist.queue.push_back(id);
+                    }
                 }
                 return;
             }
@@ -875,7 +889,11 @@ impl<'p> Engine<'p> {
             witness_of,
         });
         self.worklist.slots_at.entry(key).or_default().push(id);
-        self.worklist.queue.push_back(id);
+        if self.worklist.deferring {
+            self.worklist.deferred.push_back(id);
+        } else {
+            self.worklist.queue.push_back(id);
+        }
     }
 
     pub(super) fn insert_preds(
@@ -909,7 +927,11 @@ impl<'p> Engine<'p> {
                 let l = self.tr(func, *lhs);
                 let r = self.tr(func, *rhs);
                 match self.cond(&f, l, *op, r) {
-                    Some(g) => self.insert_preds(func, p, ctx, g, prov.clone()),
+                    Some(g) => {
+                        let was = std::mem::replace(&mut self.worklist.deferring, true);
+                        self.insert_preds(func, p, ctx, g, prov.clone());
+                        self.worklist.deferring = was;
+                    }
                     None => {
                         let t = cond_text(&b, *lhs, *op, *rhs);
                         self.refute(func, p, format!("the branch `{t}` contradicts it"));
