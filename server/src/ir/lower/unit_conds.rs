@@ -2,7 +2,8 @@
 //!
 //! A macro the build model could not decide (`MEM_PROFILE`, defined in no header Vim's
 //! `alloc.c` reaches) has one value in all the function bodies of a `.c` file after its last
-//! `#include`, whichever it is, unless the file itself `#define`s or `#undef`s it. An `#ifdef MEM_PROFILE` arm in one function and the `#else` of the same test in another
+//! `#include`, whichever it is, unless the file itself `#define`s or `#undef`s it. An
+//! `#ifdef MEM_PROFILE` arm in one function and the `#else` of the same test in another
 //! cannot both run in one program; as separate nondeterministic choices they could, and a path
 //! that frees with one arm (Vim's `vim_free`: `mem_pre_free(&x)` moves the pointer back over
 //! its size header) and allocates with the other (`lalloc` without the header) is a leak no
