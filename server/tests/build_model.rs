@@ -29,6 +29,15 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// `dir` with `sources` (name, text) written in it, loaded as a workspace.
+fn load_tree(dir: &Path, sources: &[(&str, &str)]) -> (Database, Vec<reductio::db::SourceFile>) {
+    for (name, text) in sources {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let files = reductio::files::discover(&[dir.to_path_buf()], &[]).expect("discover");
+    reductio::batch::load(Config::default(), &files).expect("load")
+}
+
 /// `check tests/` on the project tree: `../check.h` and `include/pool.h` (found through
 /// `compile_commands.json`'s `-Iinclude`) are read, `POOL_DEBUG=0` decides which
 /// `pool_alloc` is in force, and the verdicts are the ones written in the file.
@@ -449,11 +458,7 @@ fn a_header_takes_its_includers_macros() {
             "#include \"vim.h\"\nchar *two(int n)\n{\n    char *a = malloc(n);\n    if (a == NULL)\n        return NULL;\n    char *b = malloc(n);\n    if (b == NULL) {\n        vim_free(a);\n        return NULL;\n    }\n    vim_free(b);\n    return a;\n}\n",
         ),
     ];
-    for (name, text) in sources {
-        std::fs::write(dir.join(name), text).unwrap();
-    }
-    let files = reductio::files::discover(std::slice::from_ref(&dir), &[]).expect("discover");
-    let (database, inputs) = reductio::batch::load(Config::default(), &files).expect("load");
+    let (database, inputs) = load_tree(&dir, &sources);
     let db: &dyn Db = &database;
     let globals = db::file_decls(
         db,
@@ -503,11 +508,7 @@ fn a_files_constant_conditions_leave_out_headers_its_own_macros_and_early_functi
             "#include <stdlib.h>\nvoid early(void *x)\n{\n#ifdef STATIC_POOL\n    (void)x;\n#else\n    free(x);\n#endif\n}\n#include \"pool.h\"\n#ifdef TRACE\n# undef TRACE\n#endif\n#define LOCAL 1\nvoid late(void *x)\n{\n#if defined(STATIC_POOL) || defined(TRACE) || LOCAL\n    (void)x;\n#else\n    free(x);\n#endif\n}\n",
         ),
     ];
-    for (name, text) in sources {
-        std::fs::write(dir.join(name), text).unwrap();
-    }
-    let files = reductio::files::discover(std::slice::from_ref(&dir), &[]).expect("discover");
-    let (database, inputs) = reductio::batch::load(Config::default(), &files).expect("load");
+    let (database, inputs) = load_tree(&dir, &sources);
     let db: &dyn Db = &database;
     let file = |name: &str| *inputs.iter().find(|f| f.path(db).ends_with(name)).unwrap();
     assert_eq!(db::file_conditions(db, file("pool.h")), None);

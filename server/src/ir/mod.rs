@@ -17,8 +17,8 @@ pub mod types;
 pub use items::{FileItems, FunctionItem, FunctionSource, GlobalItem, ItemStats, collect_items};
 pub use library::{AllocKind, LibraryModel};
 pub use lower::{
-    LowerContext, MAX_DEPTH, UnitConditions, condition_variable, lower_function,
-    lower_global_inits, shown_global,
+    LowerContext, MAX_DEPTH, UnitConditions, condition_variable, is_condition_variable,
+    lower_function, lower_global_inits, shown_global,
 };
 pub use types::{FieldDef, FnSig, StructDef, Type, TypeEnv};
 

@@ -356,24 +356,17 @@ impl Fact {
         if self.constraints == other.constraints {
             return true;
         }
-        let conds = |f: &Fact| {
+        // The constraints of `f` on condition variables (`cond`) or on anything else.
+        let part = |f: &Fact, cond: bool| {
             f.constraints
                 .iter()
-                .filter(|c| condition_read(a, c.e))
+                .filter(|c| condition_read(a, c.e) == cond)
                 .copied()
                 .collect::<SmallVec<[Constraint; 2]>>()
         };
-        let (mine, theirs) = (conds(self), conds(other));
-        if mine == theirs {
+        if part(self, true) == part(other, true) {
             return true;
         }
-        let rest = |f: &Fact| {
-            f.constraints
-                .iter()
-                .filter(|c| !condition_read(a, c.e))
-                .copied()
-                .collect::<SmallVec<[Constraint; 2]>>()
-        };
         self.regions == other.regions
             && self.hits == other.hits
             && self.misses == other.misses
@@ -383,7 +376,7 @@ impl Fact {
             && self.assumed == other.assumed
             && self.unknown_top == other.unknown_top
             && self.unknown_drop == other.unknown_drop
-            && rest(self) == rest(other)
+            && part(self, false) == part(other, false)
     }
 
     /// The index of the separated abstraction (§4.8): the regions holding hit expressions,
@@ -441,7 +434,7 @@ fn var_read(a: &Arena, e: E) -> bool {
 pub fn condition_read(a: &Arena, e: E) -> bool {
     matches!(a.kind(e), EKind::Deref(x)
         if matches!(a.kind(*x), EKind::Addr(super::expr::Sym::Global(g))
-            if crate::ir::shown_global(a.string_of(*g)).len() != a.string_of(*g).len()))
+            if crate::ir::is_condition_variable(a.string_of(*g))))
 }
 
 /// A read of a member of the block a variable points to (`s->flag`, `s->hdr.kind`): with

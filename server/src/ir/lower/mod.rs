@@ -72,7 +72,7 @@ mod stmt;
 mod typeofs;
 mod unit_conds;
 
-pub use unit_conds::{UnitConditions, condition_variable, shown_global};
+pub use unit_conds::{UnitConditions, condition_variable, is_condition_variable, shown_global};
 
 use super::items::{FunctionSource, GlobalItem};
 use super::library::LibraryModel;

@@ -56,6 +56,11 @@ pub fn shown_global(name: &str) -> &str {
     name.split_once(UNIT_SEPARATOR).map_or(name, |(c, _)| c)
 }
 
+/// Whether the global `name` is a condition variable ([`condition_variable`]).
+pub fn is_condition_variable(name: &str) -> bool {
+    name.contains(UNIT_SEPARATOR)
+}
+
 /// One arm's own test: the variable, and whether the arm runs when it is nonzero.
 #[derive(Clone, Debug)]
 pub(super) struct ArmTest {

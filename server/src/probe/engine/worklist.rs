@@ -1117,5 +1117,5 @@ pub(super) fn dereferenced_values(b: &FunctionIr) -> Vec<SmallVec<[ExprId; 2]>> 
 fn is_condition_test(b: &FunctionIr, lhs: ExprId) -> bool {
     matches!(b.exprs.kind(lhs), ExprKind::Deref(a)
         if matches!(b.exprs.kind(*a), ExprKind::Addr(Symbol::Global(g))
-            if crate::ir::shown_global(g).len() != g.len()))
+            if crate::ir::is_condition_variable(g)))
 }
