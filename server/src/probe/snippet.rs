@@ -39,6 +39,12 @@ impl SnippetProgram {
             .unwrap_or_else(|| panic!("no function `{name}`")) as FuncId
     }
 
+    /// Changes the lowered body of function `f` (tests of what the engine does with bodies
+    /// the front end could not lower whole).
+    pub(crate) fn edit_body(&mut self, f: FuncId, edit: impl FnOnce(&mut FunctionIr)) {
+        edit(Arc::make_mut(&mut self.funcs[f as usize]));
+    }
+
     /// How many functions the snippet has.
     pub(crate) fn function_count(&self) -> usize {
         self.funcs.len()

@@ -13,7 +13,11 @@
 //! chosen together: every combination of their arms (and no arm, for a group without `#else`),
 //! at most [`MAX_COMBINATIONS`]. Anything else keeps its directives, as before: a group
 //! between statements is lowered by `conditional`, one that fits none of this stays a syntax
-//! error. This runs after `typeofs` and `repair` (a group those make parse is not split).
+//! error. One more shape is split: a group with `#else` whose arms are each the head of one
+//! `if` or `while` (`#ifdef X⏎if (a)⏎#else⏎if (b)⏎#endif⏎{…}`), which tree-sitter reads as
+//! nested `if`s with an error; there the statement's condition is the choice (`header_span_of`),
+//! and its body is lowered once. This runs after `typeofs` and `repair` (a group those make
+//! parse is not split).
 //! Every alternative must be lowered: when the lowering did not meet a split statement where
 //! it was planned (an `if` with a detached `else` is lowered without `stmt`), the function is
 //! lowered again without splits (see `lower_function`), never with one arm only.
@@ -211,6 +215,40 @@ fn span_of<'t>(root: Node<'t>, g: &Group) -> Option<Node<'t>> {
         .then_some(n)
 }
 
+/// The condition of the statement whose head is `g`'s chosen arm
+/// (`#ifdef X⏎if (a)⏎#else⏎if (b)⏎#endif⏎{…}`, also `while`), with that statement: it begins at
+/// the arm's first token, with nothing else of the group before it, ends after the `#endif`
+/// line and parses. The condition is split, not the statement: its body is lowered once.
+/// Only for a group with `#else`: without one, the choice of no arm is the body alone, which
+/// `conditional` lowers (`preproc_then_statement`).
+fn header_span_of<'t>(root: Node<'t>, g: &Group, text: &[u8]) -> Option<(Node<'t>, Node<'t>)> {
+    if !g.has_else {
+        return None;
+    }
+    let s = first_token(text, &g.range)?;
+    let mut n = root.descendant_for_byte_range(s, s)?;
+    let mut best = None;
+    while n.start_byte() == s {
+        if matches!(n.kind(), "if_statement" | "while_statement") {
+            best = Some(n);
+        }
+        n = match n.parent() {
+            Some(p) => p,
+            None => break,
+        };
+    }
+    let n = best?;
+    let c = n.child_by_field_name("condition")?;
+    (c.end_byte() <= g.range.end && n.end_byte() > g.range.end && !has_syntax_error(n))
+        .then_some((c, n))
+}
+
+/// The offset of the first byte of `range` that is not white space.
+fn first_token(text: &[u8], range: &Range<usize>) -> Option<usize> {
+    let at = text.get(range.clone())?;
+    Some(range.start + at.iter().position(|b| !b.is_ascii_whitespace())?)
+}
+
 /// One choice of arms of a statement's groups: each group's range with its text for it.
 type Alternative = Vec<(Range<usize>, Vec<u8>)>;
 
@@ -222,6 +260,19 @@ struct PlannedSpan {
     kind: u16,
     /// Each alternative: the groups' ranges with their text for that choice of arms.
     alternatives: Vec<Alternative>,
+    /// When the span is a condition whose statement's head is a group's arms
+    /// (`header_span_of`): where that statement is found in an alternative.
+    header: Option<Header>,
+}
+
+/// A statement whose head is the arms of a group: in each alternative it begins at the chosen
+/// arm's first token and ends where it does in the plan's text.
+#[derive(Clone, Debug)]
+struct Header {
+    group: Range<usize>,
+    /// The statement's kind (`kind_id`) and end.
+    kind: u16,
+    end: u32,
 }
 
 /// The text to lower, with the first arm of each split group, and what the alternatives are.
@@ -254,15 +305,31 @@ pub(super) fn plan(text: &str, tree: &Tree) -> Option<Plan> {
         let main_tree = crate::syntax::parse(&main, None);
         // Groups by the statement they lie in.
         let mut by_span: FxHashMap<(u32, u32), (u16, Vec<usize>)> = FxHashMap::default();
+        let mut headers: FxHashMap<(u32, u32), Header> = FxHashMap::default();
         for &g in &chosen {
-            if let Some(n) = span_of(main_tree.root_node(), &groups[g]) {
-                let key = (n.start_byte() as u32, n.end_byte() as u32);
-                by_span
-                    .entry(key)
-                    .or_insert((n.kind_id(), Vec::new()))
-                    .1
-                    .push(g);
-            }
+            let root = main_tree.root_node();
+            let n = match span_of(root, &groups[g]) {
+                Some(n) => n,
+                None => match header_span_of(root, &groups[g], main.as_bytes()) {
+                    Some((c, statement)) => {
+                        let key = (c.start_byte() as u32, c.end_byte() as u32);
+                        let header = Header {
+                            group: groups[g].range.clone(),
+                            kind: statement.kind_id(),
+                            end: statement.end_byte() as u32,
+                        };
+                        headers.insert(key, header);
+                        c
+                    }
+                    None => continue,
+                },
+            };
+            let key = (n.start_byte() as u32, n.end_byte() as u32);
+            by_span
+                .entry(key)
+                .or_insert((n.kind_id(), Vec::new()))
+                .1
+                .push(g);
         }
         let mut spans: Vec<PlannedSpan> = Vec::new();
         let mut keep: Vec<usize> = Vec::new();
@@ -271,6 +338,11 @@ pub(super) fn plan(text: &str, tree: &Tree) -> Option<Plan> {
         keys.sort_unstable();
         for key in keys {
             let (kind, members) = &by_span[&key];
+            // A statement whose head is a group's arms is split on that group alone.
+            let header = headers.get(&key).cloned();
+            if header.is_some() && members.len() > 1 {
+                continue;
+            }
             let Some(alternatives) = combinations(&groups, members, original) else {
                 continue;
             };
@@ -284,6 +356,7 @@ pub(super) fn plan(text: &str, tree: &Tree) -> Option<Plan> {
                 span: key,
                 kind: *kind,
                 alternatives,
+                header,
             });
         }
         keep.sort_unstable();
@@ -344,6 +417,9 @@ pub(super) struct Split {
     /// The node's kind (`kind_id`).
     pub kind: u16,
     pub alternatives: Vec<(String, Tree)>,
+    /// Where the condition is found in an alternative, when its statement's head is the arms
+    /// of a group.
+    header: Option<Header>,
 }
 
 /// The alternative texts of `plan`: each one is the plan's text with the groups of one choice
@@ -377,6 +453,7 @@ pub(super) fn alternatives(plan: &Plan) -> Vec<Split> {
             span: s.span,
             kind: s.kind,
             alternatives,
+            header: s.header.clone(),
         });
     }
     out
@@ -406,6 +483,24 @@ fn node_at<'t>(tree: &'t Tree, span: (u32, u32), kind: u16) -> Option<Node<'t>> 
         }
         n = n.parent()?;
     }
+}
+
+/// The statement or condition of `split` in one alternative (`text`, `tree`): at the same
+/// span; or, for the condition of a statement whose head is a group's arms, the condition of
+/// that statement beginning at the chosen arm's first token (nothing else of the group before
+/// it: an arm that holds more than a head has no such statement) and ending where the planned
+/// one does.
+fn split_node<'t>(split: &Split, text: &[u8], tree: &'t Tree) -> Option<Node<'t>> {
+    let Some(h) = &split.header else {
+        return node_at(tree, split.span, split.kind);
+    };
+    let start = first_token(text, &h.group)?;
+    if start >= h.group.end {
+        return None;
+    }
+    let statement = node_at(tree, (start as u32, h.end), h.kind)?;
+    let c = statement.child_by_field_name("condition")?;
+    (c.kind_id() == split.kind && c.end_byte() <= h.group.end).then_some(c)
 }
 
 /// How a split statement or condition is lowered, once per alternative.
@@ -450,7 +545,7 @@ impl Builder<'_> {
             let saved = (self.src, self.shown_src);
             self.src = text.as_bytes();
             self.shown_src = self.src;
-            match node_at(tree, key, splits[i].kind) {
+            match split_node(&splits[i], text.as_bytes(), tree) {
                 Some(alt) => self.lower_split_variant(alt, &how, join),
                 None => {
                     // This choice of arms parses otherwise: opaque, as before.
@@ -545,6 +640,30 @@ mod tests {
         let (alt, alt_tree) = &splits[0].alternatives[0];
         assert!(!alt.contains("&& b"));
         assert!(node_at(alt_tree, s.span, s.kind).is_some());
+    }
+
+    #[test]
+    fn an_if_whose_head_is_a_groups_arms_splits_its_condition_not_its_body() {
+        let text = "int f(int a, int b) {\n#ifdef X\n  if (a)\n#else\n  if (b)\n#endif\n  {\n    return 0;\n  }\n  return 1;\n}\n";
+        let tree = crate::syntax::parse(text, None);
+        let planned = plan(text, &tree).expect("a split group");
+        assert_eq!(planned.spans.len(), 1);
+        let s = &planned.spans[0];
+        assert_eq!(&text[s.span.0 as usize..s.span.1 as usize], "(a)");
+        assert!(!planned.tree.root_node().has_error());
+        let splits = alternatives(&planned);
+        let (alt, alt_tree) = &splits[0].alternatives[0];
+        let c = split_node(&splits[0], alt.as_bytes(), alt_tree).expect("the other head");
+        assert_eq!(&alt[c.byte_range()], "(b)");
+        // Without `#else`, `conditional` lowers the group (the body alone is a choice).
+        let no_else = text.replace("#else\n  if (b)\n", "");
+        assert!(plan(&no_else, &crate::syntax::parse(&no_else, None)).is_none());
+        // An arm that holds more than the head has no such statement in that alternative.
+        let more = text.replace("  if (b)", "  g(); if (b)");
+        let planned = plan(&more, &crate::syntax::parse(&more, None)).expect("a split group");
+        let splits = alternatives(&planned);
+        let (alt, alt_tree) = &splits[0].alternatives[0];
+        assert!(split_node(&splits[0], alt.as_bytes(), alt_tree).is_none());
     }
 
     #[test]

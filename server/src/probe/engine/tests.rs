@@ -8,7 +8,7 @@ use crate::ir::{BinOp, Callee, CmpOp, NodeId, StmtKind, Type};
 use crate::probe::expr::{E, EKind, Sym};
 use crate::probe::snippet::SnippetProgram;
 use crate::probe::state::{Fact, PtrRel, miss};
-use crate::probe::{EngineConfig, FuncId, ProbeKind, ProbeSite, Start, Subject};
+use crate::probe::{EngineConfig, FuncId, ProbeKind, ProbeSite, Program, Start, Subject};
 use crate::regions::RegionSet;
 
 const SRC: &str = "struct list { int data; struct list *next; };\n\
@@ -373,4 +373,70 @@ fn map_freezes_the_caller_and_binds_stable_parameters_and_unmap_undoes_it() {
     for &h in &back.hits {
         assert!(!mentions(&eng, h, |s| matches!(s, Sym::Frozen(..))));
     }
+}
+
+/// A statement no path from the entry reaches is where a path ends in a body the front end
+/// lowered whole (dead code: `proved`), but not in one with syntax errors, where the edges
+/// into it may be what the front end lost: `unsupported`, never `proved`.
+#[test]
+fn code_cut_off_by_a_syntax_error_is_not_proved() {
+    let src = "void free(void *p);\nvoid *malloc(unsigned long n);\n\
+        int f(int a) {\n\
+          char *p = malloc(4);\n\
+          if (a) { free(p); return 0; }\n\
+          return 1;\n\
+        }\n";
+    let verdict = |fallback: bool| {
+        let mut prog = SnippetProgram::new(src);
+        let f = prog.func("f");
+        prog.edit_body(f, |ir| {
+            // Cut every edge into `ret = 1` (line 6), as a lost `else` would.
+            let cut: Vec<NodeId> = ir
+                .node_ids()
+                .filter(|&n| {
+                    ir.node(n).stmt.range.start > 0
+                        && matches!(ir.node(n).stmt.kind, StmtKind::Assign { .. })
+                        && crate::ir::display_stmt(
+                            ir,
+                            &ir.node(n).stmt.kind,
+                            crate::ir::Notation::C,
+                        ) == "ret = 1"
+                })
+                .collect();
+            assert_eq!(cut.len(), 1);
+            for &c in &cut {
+                for p in std::mem::take(&mut ir.nodes[c.0 as usize].preds) {
+                    ir.nodes[p.0 as usize].succs.retain(|s| *s != c);
+                }
+            }
+            if fallback {
+                ir.fallbacks.push(crate::ir::Fallback {
+                    range: Default::default(),
+                    reason: "syntax error".into(),
+                });
+            }
+        });
+        let ir = prog.body(f);
+        let env = prog.env();
+        let sites = crate::probe::probe_sites(&ir, env, &|_| true, false);
+        // The last `p` goes out of scope: at `return 1`.
+        let site = sites
+            .iter()
+            .rfind(|s| s.variable == "p" && s.kind == ProbeKind::ReturnLocal)
+            .unwrap_or_else(|| panic!("the probe of `p` at `return 1`: {sites:?}"));
+        super::run_probe(&prog, f, site, crate::probe::EngineConfig::default()).verdict
+    };
+    assert!(
+        matches!(verdict(false), crate::probe::Verdict::Proved { .. }),
+        "dead code in a whole body: {:?}",
+        verdict(false)
+    );
+    let v = verdict(true);
+    assert!(
+        matches!(
+            v,
+            crate::probe::Verdict::Unproved(crate::probe::Unproved::Unsupported { .. })
+        ),
+        "cut off by a syntax error: {v:?}"
+    );
 }

@@ -914,6 +914,17 @@ impl<'p> Engine<'p> {
             );
             return;
         };
+        if b.node(node).preds.is_empty() && node != b.entry && !b.fallbacks.is_empty() {
+            // Code no path from the entry reaches, in a body with syntax errors: the front end
+            // may have lost the edges into it, so the path is not taken to end here.
+            let loc = self.loc(func, node);
+            self.verdict.unsupported(
+                "code the front end could not connect to the function's start (syntax errors)"
+                    .into(),
+                loc,
+            );
+            return;
+        }
         for &p in &b.node(node).preds {
             let Some(f) = self.after_temp_deaths(func, p, &fact) else {
                 continue;
