@@ -83,6 +83,9 @@ pub struct Arena<'p> {
     classes: &'p TypeClasses,
     /// Which locals of visited functions have their address taken.
     address_taken: FxHashMap<(FuncId, LocalId), bool>,
+    /// The struct types of members read through a base without members (`void *`), after a
+    /// substitution put that base in place of a struct pointer ([`Arena::rebuilt_field`]).
+    member_of: FxHashMap<E, SmallVec<[TyId; 1]>>,
 }
 
 impl<'p> Arena<'p> {
@@ -104,6 +107,7 @@ impl<'p> Arena<'p> {
             env,
             classes,
             address_taken: FxHashMap::default(),
+            member_of: FxHashMap::default(),
         }
     }
 
@@ -269,6 +273,50 @@ impl<'p> Arena<'p> {
         self.deref(a)
     }
 
+    /// The member access `b2->f` made in place of `e` (`b->f`) by a substitution of its base.
+    /// Where `b2` is a pointer to something without members (`void *`, `char *`: `iter =
+    /// *iter_p` put `*iter_p` in place of `iter`) and `b` pointed to a struct, the member is
+    /// still that struct's, as C's implicit conversion has it: its region is `Field(S, f)`
+    /// ([`Arena::pt`]), where an untyped base alone has all memory. The expression itself is
+    /// unchanged, so every comparison of expressions is as before.
+    pub fn rebuilt_field(&mut self, e: E, b2: E, f: u32, ty: &Type) -> E {
+        let e2 = self.mk(EKind::Field(b2, f), ty);
+        let EKind::Field(b2, _) = *self.kind(e2) else {
+            return e2;
+        };
+        if self.member_pointee(b2).is_some() {
+            return e2;
+        }
+        let structs: SmallVec<[TyId; 1]> = match *self.kind(e) {
+            EKind::Field(b, _) => match self.member_pointee(b) {
+                Some(t) => smallvec::smallvec![self.ty_id(&t)],
+                None => self.member_of.get(&e).cloned().unwrap_or_default(),
+            },
+            _ => SmallVec::new(),
+        };
+        let known = self.member_of.entry(e2).or_default();
+        let before = known.len();
+        for t in structs {
+            if !known.contains(&t) {
+                known.push(t);
+            }
+        }
+        if known.len() != before {
+            // Its regions (and those of what reads it) narrow from all memory.
+            self.pt_cache.remove(&e2);
+            self.reads_cache.clear();
+        }
+        e2
+    }
+
+    /// The struct or union (declared in the workspace) `b` points to, if it does.
+    fn member_pointee(&self, b: E) -> Option<Type> {
+        let t = self
+            .env
+            .resolve(&self.ty(b).pointee().cloned().unwrap_or_default());
+        (t.is_aggregate() && self.env.struct_def(&t).is_some()).then_some(t)
+    }
+
     /// The size of `e` as a tree (at most `MAX_EXPR_SIZE`).
     pub fn size(&self, e: E) -> u32 {
         self.sizes[e.0 as usize]
@@ -330,7 +378,7 @@ impl<'p> Arena<'p> {
                 if b2 == b {
                     e
                 } else {
-                    self.mk(EKind::Field(b2, n), &ty)
+                    self.rebuilt_field(e, b2, n, &ty)
                 }
             }
             EKind::Bin(op, l, r) => {
@@ -459,7 +507,7 @@ impl<'p> Arena<'p> {
                 if b2 == b {
                     e
                 } else {
-                    self.mk(EKind::Field(b2, f), &ty)
+                    self.rebuilt_field(e, b2, f, &ty)
                 }
             }
             EKind::Bin(op, l, r) => {
@@ -576,6 +624,15 @@ impl<'p> Arena<'p> {
                             let class = self.classes.class_of(&outer);
                             let c = self.names.class(&class);
                             RegionSet::one(Region::Mem(c))
+                        } else if let Some(structs) = self.member_of.get(&e).cloned() {
+                            // A member of a struct read through an untyped pointer that a
+                            // substitution put in place of the struct pointer.
+                            let mut set = RegionSet::empty();
+                            for t in structs {
+                                let t = self.types[t.0 as usize].clone();
+                                set.union_with(&self.field_region(&t, f, &loc_ty));
+                            }
+                            set
                         } else {
                             // A field of something we cannot type (a cast we do not see).
                             RegionSet::all_memory()

@@ -691,7 +691,7 @@ fn replace_same(a: &mut Arena, e: E, from: E, to: E) -> (E, bool) {
             if !hit {
                 return (e, false);
             }
-            (a.mk(EKind::Field(b2, f), &ty), true)
+            (a.rebuilt_field(e, b2, f, &ty), true)
         }
         EKind::Bin(op, l, r) => {
             let (l2, hl) = replace_same(a, l, from, to);

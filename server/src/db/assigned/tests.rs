@@ -281,6 +281,12 @@ fn every_fixture_leak_is_named_at_its_allocation() {
             "idioms/new-block-memset-leak.c:291 j->name",
             "stored into a field from a local and lost when the field is overwritten (as above)",
         ),
+        (
+            "idioms/void-handle-magic-leak.c:68 state",
+            "made by a call that hands the block back through an out-parameter \
+             (`r = iter_create(&state, …)`): the line assigns only the error code, so it has no \
+             pointer assignment to ask about",
+        ),
     ];
     let (known, missed): (Vec<String>, Vec<String>) = missed
         .into_iter()

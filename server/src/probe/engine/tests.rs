@@ -440,3 +440,32 @@ fn code_cut_off_by_a_syntax_error_is_not_proved() {
         "cut off by a syntax error: {v:?}"
     );
 }
+
+/// `it = *p` with `p` a `void **`: past it, `it->magic` reads `magic` through the `void *`
+/// `*p`. The member is still the struct's (region `Field(struct iter, magic)`), not all
+/// memory, so a write of another type's member leaves it alone.
+#[test]
+fn a_member_read_through_a_void_pointer_keeps_its_structs_region() {
+    let src = "struct iter { int magic; int pos; };\n\
+        struct list { int n; };\n\
+        void f(void **p, struct list *l) {\n\
+          struct iter *it;\n\
+          it = *p;\n\
+          l->n = it->magic;\n\
+        }\n";
+    let prog = SnippetProgram::new(src);
+    let mut eng = engine(&prog);
+    let f = prog.func("f");
+    let it = var(&mut eng, &prog, f, "it");
+    let magic = field(&mut eng, &prog, f, "it", "magic");
+    let p = var(&mut eng, &prog, f, "p");
+    let star_p = eng.arena.deref(p);
+    let moved = eng.arena.substitute(magic, it, star_p);
+    assert_ne!(moved, magic);
+    let r = regions_of(&mut eng, moved);
+    assert!(!r.all_memory, "the struct's member, not all memory: {r:?}");
+    assert_eq!(r, regions_of(&mut eng, magic));
+    let l_n = field(&mut eng, &prog, f, "l", "n");
+    let w = regions_of(&mut eng, l_n);
+    assert!(eng.disjoint(moved, &w), "a write of `l->n` leaves it alone");
+}

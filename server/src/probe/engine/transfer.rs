@@ -717,7 +717,7 @@ impl<'p> Engine<'p> {
                     e
                 } else {
                     let ty = self.arena.ty(e).clone();
-                    self.arena.mk(EKind::Field(b2, n), &ty)
+                    self.arena.rebuilt_field(e, b2, n, &ty)
                 }
             }
             EKind::Bin(op, l, r) => {
