@@ -54,6 +54,10 @@ fn symbol_text(ir: &FunctionIr, s: &Symbol, src: bool) -> String {
             && (t.ends_with(')') || (t.ends_with("...") && t.contains('(')) || !t.contains(' '));
         return if simple { t.clone() } else { format!("({t})") };
     }
+    if src && let Symbol::Global(g) = s {
+        // A preprocessor condition's variable without its file (`ir::lower::unit_conds`).
+        return crate::ir::shown_global(g).to_string();
+    }
     symbol_name(ir, s)
 }
 

@@ -196,6 +196,11 @@ mod tests {
 
     /// The `cond` statements on condition variables of `f` in `src`, lowered with `constant`.
     fn tests_of(src: &str, constant: &[&str]) -> Vec<String> {
+        tests_shown(src, constant, crate::ir::Notation::C)
+    }
+
+    /// [`tests_of`], printed in `notation`.
+    fn tests_shown(src: &str, constant: &[&str], notation: crate::ir::Notation) -> Vec<String> {
         let tree = crate::syntax::parse(src, None);
         let items = collect_items(&tree, src);
         let lib = LibraryModel::standard();
@@ -214,9 +219,17 @@ mod tests {
         ir.nodes
             .iter()
             .filter(|n| matches!(n.stmt.kind, StmtKind::Cond { .. }))
-            .map(|n| display_stmt(&ir, &n.stmt.kind, crate::ir::Notation::C))
-            .filter(|s| s.contains(" @ u.c"))
+            .filter(|n| display_stmt(&ir, &n.stmt.kind, crate::ir::Notation::C).contains(" @ u.c"))
+            .map(|n| display_stmt(&ir, &n.stmt.kind, notation))
             .collect()
+    }
+
+    #[test]
+    fn messages_show_a_condition_without_its_file() {
+        let src = "void f(int *p) {\n#ifndef A\n  p[0] = 1;\n#endif\n}\n";
+        let mut t = tests_shown(src, &["A"], crate::ir::Notation::Source);
+        t.sort();
+        assert_eq!(t, ["cond(defined(A) != 0)", "cond(defined(A) == 0)"]);
     }
 
     #[test]
