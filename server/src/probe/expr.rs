@@ -294,6 +294,9 @@ impl<'p> Arena<'p> {
             },
             _ => SmallVec::new(),
         };
+        if structs.is_empty() {
+            return e2;
+        }
         let known = self.member_of.entry(e2).or_default();
         let before = known.len();
         for t in structs {
@@ -624,7 +627,9 @@ impl<'p> Arena<'p> {
                             let class = self.classes.class_of(&outer);
                             let c = self.names.class(&class);
                             RegionSet::one(Region::Mem(c))
-                        } else if let Some(structs) = self.member_of.get(&e).cloned() {
+                        } else if let Some(structs) =
+                            self.member_of.get(&e).filter(|s| !s.is_empty()).cloned()
+                        {
                             // A member of a struct read through an untyped pointer that a
                             // substitution put in place of the struct pointer.
                             let mut set = RegionSet::empty();
