@@ -469,3 +469,25 @@ fn a_member_read_through_a_void_pointer_keeps_its_structs_region() {
     let w = regions_of(&mut eng, l_n);
     assert!(eng.disjoint(moved, &w), "a write of `l->n` leaves it alone");
 }
+
+/// The same through a struct declared nowhere: it has no member regions, so the member read
+/// through the `void *` keeps all memory (never an empty set, which would make a reference
+/// there impossible).
+#[test]
+fn a_member_of_a_struct_declared_nowhere_read_through_a_void_pointer_is_anywhere() {
+    let src = "void f(void **p) {\n\
+          struct hidden *it;\n\
+          it = *p;\n\
+          g(it->magic);\n\
+        }\n";
+    let prog = SnippetProgram::new(src);
+    let mut eng = engine(&prog);
+    let f = prog.func("f");
+    let it = var(&mut eng, &prog, f, "it");
+    let magic = field(&mut eng, &prog, f, "it", "magic");
+    let p = var(&mut eng, &prog, f, "p");
+    let star_p = eng.arena.deref(p);
+    let moved = eng.arena.substitute(magic, it, star_p);
+    let r = regions_of(&mut eng, moved);
+    assert!(r.all_memory || !r.is_empty(), "never no region: {r:?}");
+}
