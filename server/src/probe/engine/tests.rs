@@ -441,6 +441,15 @@ fn code_cut_off_by_a_syntax_error_is_not_proved() {
     );
 }
 
+/// `it->magic` of `f`, and the same read past `it = *p` (`it` replaced by the `void *` `*p`).
+fn magic_past_it_assignment(eng: &mut Engine, prog: &SnippetProgram, f: FuncId) -> (E, E) {
+    let it = var(eng, prog, f, "it");
+    let magic = field(eng, prog, f, "it", "magic");
+    let p = var(eng, prog, f, "p");
+    let star_p = eng.arena.deref(p);
+    (magic, eng.arena.substitute(magic, it, star_p))
+}
+
 /// `it = *p` with `p` a `void **`: past it, `it->magic` reads `magic` through the `void *`
 /// `*p`. The member is still the struct's (region `Field(struct iter, magic)`), not all
 /// memory, so a write of another type's member leaves it alone.
@@ -456,11 +465,7 @@ fn a_member_read_through_a_void_pointer_keeps_its_structs_region() {
     let prog = SnippetProgram::new(src);
     let mut eng = engine(&prog);
     let f = prog.func("f");
-    let it = var(&mut eng, &prog, f, "it");
-    let magic = field(&mut eng, &prog, f, "it", "magic");
-    let p = var(&mut eng, &prog, f, "p");
-    let star_p = eng.arena.deref(p);
-    let moved = eng.arena.substitute(magic, it, star_p);
+    let (magic, moved) = magic_past_it_assignment(&mut eng, &prog, f);
     assert_ne!(moved, magic);
     let r = regions_of(&mut eng, moved);
     assert!(!r.all_memory, "the struct's member, not all memory: {r:?}");
@@ -483,11 +488,7 @@ fn a_member_of_a_struct_declared_nowhere_read_through_a_void_pointer_is_anywhere
     let prog = SnippetProgram::new(src);
     let mut eng = engine(&prog);
     let f = prog.func("f");
-    let it = var(&mut eng, &prog, f, "it");
-    let magic = field(&mut eng, &prog, f, "it", "magic");
-    let p = var(&mut eng, &prog, f, "p");
-    let star_p = eng.arena.deref(p);
-    let moved = eng.arena.substitute(magic, it, star_p);
+    let (_, moved) = magic_past_it_assignment(&mut eng, &prog, f);
     let r = regions_of(&mut eng, moved);
     assert!(r.all_memory || !r.is_empty(), "never no region: {r:?}");
 }
