@@ -598,10 +598,16 @@ impl<'p> Engine<'p> {
         self.insert(g, exit, ctx, mapped, prov);
         // A summary already computed for this context answers right away.
         if let Some(entries) = self.contexts.summaries.get(&(g, ctx)).cloned() {
+            // Each entry fact goes on as what it is: a witness's as that witness (so that
+            // `refute` ignores its dead paths and `insert` keeps it apart), the cell's as
+            // the cell's, whichever fact made this call.
+            let saved = self.cursor.witness;
             for entry in entries {
                 let f = self.worklist.slots[entry as usize].fact.clone();
+                self.cursor.witness = self.worklist.slots[entry as usize].witness_of;
                 self.unmap_to(&f, g, entry, &reg);
             }
+            self.cursor.witness = saved;
         }
         true
     }

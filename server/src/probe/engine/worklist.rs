@@ -70,6 +70,9 @@ pub(super) struct Worklist {
     /// Set when the budget ran out while a leak's witness was still deciding in the callers:
     /// the extra transfers the witness gets, during which only witness slots are processed.
     pub(super) witness_only: Option<u32>,
+    /// The validating slots whose witness checks only the path into the callee that made the
+    /// block (see `launch_witness`): back in the base context, the leak is confirmed.
+    pub(super) callee_witnesses: rustc_hash::FxHashSet<SlotId>,
 }
 
 /// A fact right after a node, in a context. Facts with the same index at a point join.
@@ -324,6 +327,15 @@ impl<'p> Engine<'p> {
         self.cursor.witness = self.worklist.slots[id as usize].witness_of;
         self.cursor.ctx = ctx;
         self.cursor.at = Some((func, node));
+        if ctx == Ctx::BASE
+            && let Some(w) = self.cursor.witness
+            && self.worklist.callee_witnesses.contains(&w)
+        {
+            // A callee's witness is back at its call in the base context: the arguments did
+            // not contradict the callee's path to the allocation.
+            self.confirm_witness(w, &d);
+            return;
+        }
         let b = self.body(func);
         if let Some(only) = trace_filter()
             && (only == "1" || only == self.prog.function_name(self.verdict.probe_func))
@@ -414,9 +426,23 @@ impl<'p> Engine<'p> {
                             );
                             return;
                         }
-                        if !d.tainted && !d.constraints.is_empty() {
+                        let in_callee = ctx != Ctx::BASE && d.constraints.is_empty();
+                        if !d.tainted && (!d.constraints.is_empty() || in_callee) {
                             // The allocation validates the cell; check that the path to it is
-                            // feasible under the constraints gathered so far.
+                            // feasible under the constraints gathered so far. In a callee
+                            // context with none gathered, the callee's own conditions above
+                            // the allocation are still to meet the call's arguments
+                            // (`if (!fmt) return -1;` called with `fmt` NULL): the witness
+                            // goes back to the base context and confirms the leak there.
+                            if in_callee {
+                                self.worklist.callee_witnesses.insert(id);
+                                if self.verdict.pending_leak.is_none() {
+                                    // Reported if the budget runs out before the witness is
+                                    // back (as before the witness existed); dropped if all
+                                    // its paths die (`witness_only`).
+                                    self.verdict.pending_leak = Some((id, node));
+                                }
+                            }
                             let fresh = self.arena.mk(EKind::Num, &Type::Int);
                             let mut w = d.clone();
                             w.hits.clear();
@@ -694,6 +720,25 @@ impl<'p> Engine<'p> {
             return;
         }
         self.unmap_to_callers(id, func, &f, callers);
+    }
+
+    /// A witness shows the path to the allocation of slot `w` feasible (`f` its fact where
+    /// it does): the leak, unless the fact says otherwise.
+    fn confirm_witness(&mut self, w: SlotId, f: &Fact) {
+        let alloc_node = self.worklist.slots[w as usize].node;
+        if let Some(u) = f.unknown_drop {
+            self.dropped_leak(u);
+            return;
+        }
+        if f.assumed {
+            let loc = self.loc(self.worklist.slots[w as usize].func, alloc_node);
+            self.assumed_leak(loc, "this allocation");
+            return;
+        }
+        self.verdict.outcome = Some(Outcome::Leak {
+            slot: w,
+            alloc_node,
+        });
     }
 
     /// A fact at the entry of `func` (in the base context) goes on before each call site
