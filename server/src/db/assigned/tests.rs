@@ -287,6 +287,15 @@ fn every_fixture_leak_is_named_at_its_allocation() {
              (`r = iter_create(&state, …)`): the line assigns only the error code, so it has no \
              pointer assignment to ask about",
         ),
+        (
+            "idioms/callee-guard-leak.c:73 out",
+            "made through an out-parameter (`str_printf(&out, …)` inside a test): as above, the \
+             line has no pointer assignment to ask about",
+        ),
+        (
+            "idioms/callee-guard-leak.c:79 b.data",
+            "made through an out-parameter (`buf_init(&b, 16)` stores into `b->data`): as above",
+        ),
     ];
     let (known, missed): (Vec<String>, Vec<String>) = missed
         .into_iter()

@@ -71,7 +71,7 @@ pub(super) struct Worklist {
     /// the extra transfers the witness gets, during which only witness slots are processed.
     pub(super) witness_only: Option<u32>,
     /// The validating slots whose witness checks only the path into the callee that made the
-    /// block (see `launch_witness`): back in the base context, the leak is confirmed.
+    /// block (see the `Alloc` arm of `step_node`): back in the base context, the leak is confirmed.
     pub(super) callee_witnesses: rustc_hash::FxHashSet<SlotId>,
 }
 
@@ -427,15 +427,18 @@ impl<'p> Engine<'p> {
                             return;
                         }
                         let in_callee = ctx != Ctx::BASE && d.constraints.is_empty();
-                        if !d.tainted && (!d.constraints.is_empty() || in_callee) {
+                        let at_base = ctx == Ctx::BASE && d.constraints.is_empty();
+                        if !d.tainted && (!d.constraints.is_empty() || in_callee || at_base) {
                             // The allocation validates the cell; check that the path to it is
-                            // feasible under the constraints gathered so far. In a callee
-                            // context with none gathered, the callee's own conditions above
-                            // the allocation are still to meet the call's arguments
-                            // (`if (!fmt) return -1;` called with `fmt` NULL): the witness
-                            // goes back to the base context and confirms the leak there.
-                            if in_callee {
-                                self.worklist.callee_witnesses.insert(id);
+                            // feasible under the constraints gathered so far. With none
+                            // gathered, the conditions above the allocation are still to meet
+                            // each other and the inputs: in the base context an ordinary
+                            // witness; in a callee context (`if (!fmt) return -1;` called with
+                            // `fmt` NULL) one confirmed once back in the base context.
+                            if in_callee || at_base {
+                                if in_callee {
+                                    self.worklist.callee_witnesses.insert(id);
+                                }
                                 if self.verdict.pending_leak.is_none() {
                                     // Reported if the budget runs out before the witness is
                                     // back (as before the witness existed); dropped if all
