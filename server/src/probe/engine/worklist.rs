@@ -652,8 +652,14 @@ impl<'p> Engine<'p> {
                 self.assumed_leak(loc, "this allocation");
                 return;
             }
-            let callers = self.prog.callers(func);
-            if !f.constraints.is_empty() && !callers.is_empty() {
+            // The callers are asked for only when the path still has conditions to decide (a
+            // path without any reaches an entry feasibly, whoever calls the function).
+            let callers = if f.constraints.is_empty() {
+                Vec::new()
+            } else {
+                self.prog.callers(func)
+            };
+            if !callers.is_empty() {
                 // The path's conditions still constrain this function's inputs (`h == NULL`
                 // for a parameter every caller passes as `&list`): follow the witness into
                 // the callers, where the arguments may contradict them. The leak is kept as
