@@ -426,58 +426,7 @@ impl<'p> Engine<'p> {
                             );
                             return;
                         }
-                        let in_callee = ctx != Ctx::BASE && d.constraints.is_empty();
-                        let at_base = ctx == Ctx::BASE && d.constraints.is_empty();
-                        if !d.tainted && (!d.constraints.is_empty() || in_callee || at_base) {
-                            // The allocation validates the cell; check that the path to it is
-                            // feasible under the constraints gathered so far. With none
-                            // gathered, the conditions above the allocation are still to meet
-                            // each other and the inputs: in the base context an ordinary
-                            // witness; in a callee context (`if (!fmt) return -1;` called with
-                            // `fmt` NULL) one confirmed once back in the base context.
-                            if in_callee || at_base {
-                                if in_callee {
-                                    self.worklist.callee_witnesses.insert(id);
-                                }
-                                if self.verdict.pending_leak.is_none() {
-                                    // Reported if the budget runs out before the witness is
-                                    // back (as before the witness existed); dropped if all
-                                    // its paths die (`witness_only`).
-                                    self.verdict.pending_leak = Some((id, node));
-                                }
-                            }
-                            let fresh = self.arena.mk(EKind::Num, &Type::Int);
-                            let mut w = d.clone();
-                            w.hits.clear();
-                            w.misses.clear();
-                            w.regions = RegionSet::empty();
-                            w.tags.clear();
-                            if let Some(f) = self.assign(&w, e0, fresh) {
-                                let b2 = self.body(func);
-                                for &p in &b2.node(node).preds {
-                                    let Some(f) = self.after_temp_deaths(func, p, &f) else {
-                                        continue;
-                                    };
-                                    self.insert_w(
-                                        func,
-                                        p,
-                                        ctx,
-                                        f.clone(),
-                                        Prov::Edge(id),
-                                        Some(id),
-                                    );
-                                }
-                            }
-                            return;
-                        }
-                        if let Some(w) = d.unknown_drop
-                            && !d.tainted
-                        {
-                            self.dropped_leak(w);
-                        } else if d.assumed && !d.tainted {
-                            let loc = self.loc(func, node);
-                            self.assumed_leak(loc, &format!("this `{}`", site.allocator));
-                        } else if d.tainted {
+                        if d.tainted {
                             let loc = self.loc(func, node);
                             self.verdict.unsupported(
                                 format!(
@@ -486,11 +435,41 @@ impl<'p> Engine<'p> {
                                 ),
                                 loc,
                             );
-                        } else {
-                            self.verdict.outcome = Some(Outcome::Leak {
-                                slot: id,
-                                alloc_node: node,
-                            });
+                            return;
+                        }
+                        // The allocation validates the cell; a feasibility witness checks that
+                        // the path to it can be taken: under the constraints gathered so far,
+                        // and, with none, under the conditions above the allocation, which
+                        // are still to meet each other and the inputs. In the base context
+                        // an ordinary witness (it reports the leak, or the block's escape,
+                        // at an entry: `at_entry`); in a callee context (`if (!fmt) return
+                        // -1;` called with `fmt` NULL) one confirmed once back in the base
+                        // context (`confirm_witness`).
+                        if d.constraints.is_empty() {
+                            if ctx != Ctx::BASE {
+                                self.worklist.callee_witnesses.insert(id);
+                            }
+                            if self.verdict.pending_leak.is_none() {
+                                // Reported if the budget runs out before the witness decides
+                                // (as before such witnesses existed); dropped if all its
+                                // paths die (`witness_only`).
+                                self.verdict.pending_leak = Some((id, node));
+                            }
+                        }
+                        let fresh = self.arena.mk(EKind::Num, &Type::Int);
+                        let mut w = d.clone();
+                        w.hits.clear();
+                        w.misses.clear();
+                        w.regions = RegionSet::empty();
+                        w.tags.clear();
+                        if let Some(f) = self.assign(&w, e0, fresh) {
+                            let b2 = self.body(func);
+                            for &p in &b2.node(node).preds {
+                                let Some(f) = self.after_temp_deaths(func, p, &f) else {
+                                    continue;
+                                };
+                                self.insert_w(func, p, ctx, f.clone(), Prov::Edge(id), Some(id));
+                            }
                         }
                     }
                 }
