@@ -622,18 +622,10 @@ impl<'p> Engine<'p> {
         {
             // A feasible path leads from an entry to the validating allocation.
             let alloc_node = self.worklist.slots[w as usize].node;
-            if let Some(u) = f.unknown_drop {
-                self.dropped_leak(u);
-                return;
-            }
-            if f.assumed {
-                let loc = self.loc(self.worklist.slots[w as usize].func, alloc_node);
-                self.assumed_leak(loc, "this allocation");
-                return;
-            }
             // The callers are asked for only when the path still has conditions to decide (a
-            // path without any reaches an entry feasibly, whoever calls the function).
-            let callers = if f.constraints.is_empty() {
+            // path without any reaches an entry feasibly, whoever calls the function) and
+            // the fact can still end in a leak.
+            let callers = if f.constraints.is_empty() || f.unknown_drop.is_some() || f.assumed {
                 Vec::new()
             } else {
                 self.prog.callers(func)
@@ -653,10 +645,7 @@ impl<'p> Engine<'p> {
                 self.unmap_to_callers(id, func, &f, callers);
                 return;
             }
-            self.verdict.outcome = Some(Outcome::Leak {
-                slot: w,
-                alloc_node,
-            });
+            self.confirm_witness(w, &f);
             return;
         }
         if ctx != Ctx::BASE {
