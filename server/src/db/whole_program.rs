@@ -169,14 +169,25 @@ pub fn callers_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<(u32, NodeI
 pub fn nonnull_param_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<Vec<bool>>> {
     let funcs = all_functions(db, ws);
     let g = call_graph(db, ws);
-    let bodies: Vec<Arc<crate::ir::FunctionIr>> = funcs.iter().map(|f| body(db, *f)).collect();
-    let refs: Vec<&crate::ir::FunctionIr> = bodies.iter().map(|b| b.as_ref()).collect();
-    let callers: Vec<Vec<(u32, NodeId)>> = (0..funcs.len() as u32)
-        .map(|i| g.callers.get(&i).cloned().unwrap_or_default())
+    let inputs: Vec<Arc<probe::nonnull_params::NonnullInputs>> =
+        funcs.iter().map(|f| nonnull_inputs(db, *f)).collect();
+    let refs: Vec<&probe::nonnull_params::NonnullInputs> =
+        inputs.iter().map(|b| b.as_ref()).collect();
+    let callers: Vec<&[(u32, NodeId)]> = (0..funcs.len() as u32)
+        .map(|i| g.callers.get(&i).map(Vec::as_slice).unwrap_or(&[]))
         .collect();
-    Arc::new(crate::probe::nonnull_params::nonnull_params(
+    Arc::new(probe::nonnull_params::nonnull_params_of_inputs(
         &refs, &callers,
     ))
+}
+
+/// What [`nonnull_param_table`] reads of one body: an edit re-reads that body only.
+#[salsa::tracked(returns(clone))]
+pub fn nonnull_inputs<'db>(
+    db: &'db dyn Db,
+    f: Function<'db>,
+) -> Arc<probe::nonnull_params::NonnullInputs> {
+    Arc::new(probe::nonnull_params::nonnull_inputs(&body(db, f)))
 }
 
 /// One function's row of [`nonnull_param_table`]: probes read this projection.

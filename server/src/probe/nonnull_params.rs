@@ -16,18 +16,68 @@
 //! when the function's address is taken) are all of them. A function without known callers
 //! has no non-NULL parameter.
 
-use crate::ir::{BinOp, ExprId, ExprKind, FunctionIr, LocalId, NodeId, StmtKind, Symbol};
+use crate::ir::{BinOp, ExprId, ExprKind, FunctionIr, NodeId, StmtKind, Symbol};
+
+/// What the fixpoint reads of one body: which parameters keep their entry value, and what
+/// each argument of each call is. Computed per function (a query in the database), so that an
+/// edit re-reads one body, not all of them.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct NonnullInputs {
+    /// By parameter position: never written nor address-taken in the body.
+    pub unchanged: Vec<bool>,
+    /// Every call node, sorted, with the class of each of its arguments.
+    pub calls: Vec<(NodeId, Vec<ArgClass>)>,
+}
+
+/// What one argument is, for [`nonnull_params`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgClass {
+    /// An address: never NULL.
+    NonNull,
+    /// The value of the caller's parameter at this position.
+    Param(u32),
+    /// Anything else: possibly NULL.
+    Other,
+}
+
+/// The [`NonnullInputs`] of one body.
+pub fn nonnull_inputs(b: &FunctionIr) -> NonnullInputs {
+    let mut calls: Vec<(NodeId, Vec<ArgClass>)> = b
+        .node_ids()
+        .filter_map(|n| match &b.node(n).stmt.kind {
+            StmtKind::Call { args, .. } => {
+                Some((n, args.iter().map(|&a| arg_class(b, a)).collect()))
+            }
+            _ => None,
+        })
+        .collect();
+    calls.sort_unstable_by_key(|(n, _)| *n);
+    NonnullInputs {
+        unchanged: unchanged_params(b),
+        calls,
+    }
+}
 
 /// For each function, the parameters (by position) every known call passes non-NULL.
 /// `bodies[i]` is function `i`; `callers[i]` its call sites as (caller, call node).
 pub fn nonnull_params(bodies: &[&FunctionIr], callers: &[Vec<(u32, NodeId)>]) -> Vec<Vec<bool>> {
-    let unchanged: Vec<Vec<bool>> = bodies.iter().map(|b| unchanged_params(b)).collect();
-    let mut cand: Vec<Vec<bool>> = bodies
+    let inputs: Vec<NonnullInputs> = bodies.iter().map(|b| nonnull_inputs(b)).collect();
+    let refs: Vec<&NonnullInputs> = inputs.iter().collect();
+    let callers: Vec<&[(u32, NodeId)]> = callers.iter().map(Vec::as_slice).collect();
+    nonnull_params_of_inputs(&refs, &callers)
+}
+
+/// [`nonnull_params`] on the bodies' [`NonnullInputs`].
+pub fn nonnull_params_of_inputs(
+    inputs: &[&NonnullInputs],
+    callers: &[&[(u32, NodeId)]],
+) -> Vec<Vec<bool>> {
+    let mut cand: Vec<Vec<bool>> = inputs
         .iter()
         .enumerate()
         .map(|(i, b)| {
             let has_callers = callers.get(i).is_some_and(|c| !c.is_empty());
-            b.params.iter().map(|_| has_callers).collect()
+            b.unchanged.iter().map(|_| has_callers).collect()
         })
         .collect();
     loop {
@@ -36,25 +86,28 @@ pub fn nonnull_params(bodies: &[&FunctionIr], callers: &[Vec<(u32, NodeId)>]) ->
             if t >= cand.len() || !cand[t].iter().any(|&c| c) {
                 continue;
             }
-            for &(c, n) in sites {
-                let Some(cb) = bodies.get(c as usize) else {
+            for &(c, n) in sites.iter() {
+                let Some(cb) = inputs.get(c as usize) else {
                     cand[t].iter_mut().for_each(|k| *k = false);
                     changed = true;
                     break;
                 };
-                let args: &[ExprId] = match &cb.node(n).stmt.kind {
-                    StmtKind::Call { args, .. } => args,
-                    _ => &[],
+                let args: &[ArgClass] = match cb.calls.binary_search_by_key(&n, |(m, _)| *m) {
+                    Ok(i) => &cb.calls[i].1,
+                    Err(_) => &[],
                 };
                 for k in 0..cand[t].len() {
                     if !cand[t][k] {
                         continue;
                     }
-                    let ok = args.get(k).is_some_and(|&a| {
-                        nonnull_arg(cb, a, |q| {
-                            let j = cb.params.iter().position(|p| *p == q)?;
-                            Some(unchanged[c as usize][j] && cand[c as usize][j])
-                        })
+                    let ok = args.get(k).is_some_and(|a| match *a {
+                        ArgClass::NonNull => true,
+                        ArgClass::Param(j) => {
+                            let j = j as usize;
+                            cb.unchanged.get(j).copied().unwrap_or(false)
+                                && cand[c as usize].get(j).copied().unwrap_or(false)
+                        }
+                        ArgClass::Other => false,
                     });
                     if !ok {
                         cand[t][k] = false;
@@ -69,22 +122,26 @@ pub fn nonnull_params(bodies: &[&FunctionIr], callers: &[Vec<(u32, NodeId)>]) ->
     }
 }
 
-/// Whether `e`, an argument in `b`, is never NULL: an address, or the value of a parameter
-/// `param_ok` vouches for (`None` when the local is not a parameter).
-fn nonnull_arg(b: &FunctionIr, e: ExprId, param_ok: impl Fn(LocalId) -> Option<bool>) -> bool {
+/// The class of `e`, an argument in `b`: an address, a parameter's value, or anything else.
+fn arg_class(b: &FunctionIr, e: ExprId) -> ArgClass {
     match b.exprs.kind(e) {
-        ExprKind::Addr(_) | ExprKind::Field(..) => true,
-        ExprKind::Binary(BinOp::Add, base, _) => {
-            matches!(
+        ExprKind::Addr(_) | ExprKind::Field(..) => ArgClass::NonNull,
+        ExprKind::Binary(BinOp::Add, base, _)
+            if matches!(
                 b.exprs.kind(*base),
                 ExprKind::Addr(Symbol::Local(_) | Symbol::Global(_))
-            )
+            ) =>
+        {
+            ArgClass::NonNull
         }
         ExprKind::Deref(x) => match b.exprs.kind(*x) {
-            ExprKind::Addr(Symbol::Local(q)) => param_ok(*q).unwrap_or(false),
-            _ => false,
+            ExprKind::Addr(Symbol::Local(q)) => match b.params.iter().position(|p| p == q) {
+                Some(j) => ArgClass::Param(j as u32),
+                None => ArgClass::Other,
+            },
+            _ => ArgClass::Other,
         },
-        _ => false,
+        _ => ArgClass::Other,
     }
 }
 
