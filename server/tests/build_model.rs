@@ -525,3 +525,65 @@ fn a_files_constant_conditions_leave_out_headers_its_own_macros_and_early_functi
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A keystroke inside a function body re-reads neither the file's macro-expanded declarations
+/// nor the tables of the headers it includes first (`db::declaration_text` leaves bodies out,
+/// `db::scan_table` is the includer's table without positions), and the file's live text
+/// (an `#if 0` arm blanked) is re-parsed incrementally: the findings are those of a fresh
+/// database with the edited text.
+#[test]
+fn an_edit_inside_a_body_rereads_no_declaration() {
+    let dir = scratch("body-edit");
+    let h = dir.join("h.h");
+    std::fs::write(
+        &h,
+        "#define DECLARE(n) int n##_count;\nstruct buf { char *data; };\n",
+    )
+    .unwrap();
+    let before = "#include <stdlib.h>\n#include \"h.h\"\nDECLARE(items)\n#if 0\nint dead;\n#endif\n\
+                  void f(struct buf *b) {\n  char *p = malloc(4);\n  b->data = p;\n}\n\
+                  void g(void) {\n  char *q = malloc(4);\n  free(q);\n}\n";
+    let after = before.replace("  free(q);\n", "  q = 0;\n  items_count = 1;\n  free(q);\n");
+    let path = dir.join("u.c");
+    std::fs::write(&path, before).unwrap();
+    let mut database = Database::with_execution_log(Config::default());
+    let file = database.add_file(path.clone(), before.to_string());
+    let _ = db::file_findings(&database, file);
+    let _ = db::file_decls(
+        &database,
+        database
+            .file_at(&db::absolute(&h))
+            .expect("the header was read"),
+    );
+    database.enable_log();
+    database.set_file_text(file, after.clone());
+    let edited = db::file_findings(&database, file);
+    let log = database.take_log();
+    let executed = |q: &str| {
+        log.iter()
+            .filter(|e| e.starts_with(&format!("execute {q}(")))
+            .count()
+    };
+    assert_eq!(executed("expanded_declarations"), 0, "{log:?}");
+    assert_eq!(executed("expanded_decls"), 0, "{log:?}");
+    assert_eq!(
+        executed("macro_table"),
+        1,
+        "the file's own table only: {log:?}"
+    );
+    assert!(executed("parsed") >= 1, "{log:?}");
+    let mut fresh = Database::default();
+    let fresh_file = fresh.add_file(path, after);
+    let expected = db::file_findings(&fresh, fresh_file);
+    let summary = |fs: &[std::sync::Arc<reductio::db::Finding>]| {
+        fs.iter()
+            .map(|f| (f.loc.line, f.verdict, f.message.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(summary(&edited), summary(&expected));
+    assert!(
+        edited.iter().any(|f| f.verdict == VerdictKind::Leak),
+        "`q = 0` loses the block: {edited:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

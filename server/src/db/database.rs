@@ -22,7 +22,13 @@ pub trait Db: salsa::Database {
     /// database read from disk once and kept as an input, so a query reading its text depends
     /// on it (editing a header re-runs exactly the queries that read it).
     fn file_at(&self, path: &Path) -> Result<SourceFile, SkipReason>;
+    /// The tree of `text`, the live text of `file` (its dead `#if` arms blanked): parsed
+    /// incrementally from the tree of the live text parsed last for `file`, when there is one.
+    fn parse_live(&self, file: SourceFile, text: &Arc<str>) -> tree_sitter::Tree;
 }
+
+/// The live text last parsed for each file, with its tree (see [`Db::parse_live`]).
+type LiveTrees = Arc<Mutex<FxHashMap<SourceFile, (Arc<str>, tree_sitter::Tree)>>>;
 
 #[salsa::db]
 #[derive(Clone)]
@@ -33,6 +39,7 @@ pub struct Database {
     settings: Option<Settings>,
     log: Arc<Mutex<Option<Vec<String>>>>,
     pub(super) files: FileMap,
+    live_trees: LiveTrees,
 }
 
 #[salsa::db]
@@ -67,6 +74,23 @@ impl Db for Database {
         files.insert(path.to_path_buf(), r.clone());
         r
     }
+    fn parse_live(&self, file: SourceFile, text: &Arc<str>) -> tree_sitter::Tree {
+        let previous = self
+            .live_trees
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&file).cloned());
+        let tree = match previous {
+            Some((old_text, old_tree)) => {
+                crate::syntax::reparse_changed(&old_text, &old_tree, text)
+            }
+            None => crate::syntax::parse(text, None),
+        };
+        if let Ok(mut m) = self.live_trees.lock() {
+            m.insert(file, (text.clone(), tree.clone()));
+        }
+        tree
+    }
 }
 
 impl Default for Database {
@@ -83,6 +107,7 @@ impl Database {
             settings: None,
             log: Arc::new(Mutex::new(None)),
             files: FileMap::default(),
+            live_trees: LiveTrees::default(),
         };
         db.workspace = Some(Workspace::new(&db, vec![]));
         db.settings = Some(Settings::new(&db, config));
@@ -136,6 +161,7 @@ impl Database {
             settings: None,
             log,
             files: FileMap::default(),
+            live_trees: LiveTrees::default(),
         };
         db.workspace = Some(Workspace::new(&db, vec![]));
         db.settings = Some(Settings::new(&db, config));

@@ -104,6 +104,58 @@ thread_local! {
     static PARSER: RefCell<tree_sitter::Parser> = RefCell::new(new_parser());
 }
 
+/// Parses `new_text` reusing `old_tree`, the tree of `old_text`: the two texts are compared
+/// (common prefix and suffix), the difference is given to tree-sitter as one edit, and the
+/// unchanged subtrees are reused. What an editor's incremental parse does, for a text the
+/// server derives itself (the live text of a file with dead `#if` arms).
+pub fn reparse_changed(
+    old_text: &str,
+    old_tree: &tree_sitter::Tree,
+    new_text: &str,
+) -> tree_sitter::Tree {
+    let (a, b) = (old_text.as_bytes(), new_text.as_bytes());
+    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while !new_text.is_char_boundary(start) || !old_text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let room = a.len().min(b.len()) - start;
+    let mut suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    while !new_text.is_char_boundary(b.len() - suffix)
+        || !old_text.is_char_boundary(a.len() - suffix)
+    {
+        suffix -= 1;
+    }
+    if start == a.len() && a.len() == b.len() {
+        return old_tree.clone();
+    }
+    let point = |text: &[u8], at: usize| {
+        let line_start = text[..at]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1);
+        tree_sitter::Point::new(
+            text[..line_start].iter().filter(|&&c| c == b'\n').count(),
+            at - line_start,
+        )
+    };
+    let mut tree = old_tree.clone();
+    tree.edit(&tree_sitter::InputEdit {
+        start_byte: start,
+        old_end_byte: a.len() - suffix,
+        new_end_byte: b.len() - suffix,
+        start_position: point(a, start),
+        old_end_position: point(a, a.len() - suffix),
+        new_end_position: point(b, b.len() - suffix),
+    });
+    parse(new_text, Some(&tree))
+}
+
 /// Parses C text. `old` must already have been `edit`ed to match `text`; tree-sitter then reuses
 /// its unchanged subtrees.
 ///

@@ -547,3 +547,55 @@ fn else_followed_by_a_comment_keeps_its_statement() {
     let text = crate::ir::lower_snippet(src).1[0].to_string();
     assert!(text.contains("*p = q"), "{text}");
 }
+
+/// `reparse_changed` (the server's incremental parse of a text it derives itself, given only
+/// the old and the new text) gives the tree a fresh parse gives, and never stale offsets:
+/// random edits anywhere, multi-byte characters and line breaks included, several at once.
+#[test]
+fn reparse_of_a_changed_text_matches_fresh_parse() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut text = BASE.repeat(2);
+    let mut tree = parse(&text, None);
+    let mut exact = 0;
+    for _ in 0..300 {
+        let mut next = text.clone();
+        for _ in 0..1 + rng.below(2) {
+            let boundaries: Vec<usize> = next
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([next.len()])
+                .collect();
+            let first = rng.below(boundaries.len());
+            let last = (first + rng.below(20)).min(boundaries.len() - 1);
+            let inserted = if rng.below(3) > 0 {
+                SNIPPETS[rng.below(SNIPPETS.len())]
+            } else {
+                ""
+            };
+            next.replace_range(boundaries[first]..boundaries[last], inserted);
+        }
+        let reparsed = reparse_changed(&text, &tree, &next);
+        let fresh = parse(&next, None);
+        // Stale offsets would show as nodes past the text or at the wrong line and column.
+        let index = LineIndex::new(&next);
+        for (kind, range, start) in node_dump(&reparsed) {
+            assert!(
+                range.start <= range.end && range.end as usize <= next.len(),
+                "{kind}"
+            );
+            assert_eq!(start, index.point(range.start), "{kind} in {next:?}");
+        }
+        if !fresh.root_node().has_error() {
+            assert_eq!(
+                reparsed.root_node().to_sexp(),
+                fresh.root_node().to_sexp(),
+                "text: {next:?}"
+            );
+            assert_eq!(node_dump(&reparsed), node_dump(&fresh), "text: {next:?}");
+            exact += 1;
+        }
+        text = next;
+        tree = reparsed;
+    }
+    assert!(exact >= 30, "only {exact} exact comparisons");
+}
