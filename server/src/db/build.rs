@@ -289,59 +289,46 @@ pub fn expanded_declarations(db: &dyn Db, file: SourceFile) -> Option<Arc<str>> 
     if table.is_empty() {
         return None;
     }
-    let text = declaration_text(db, file);
+    let text = blanked_bodies(db, file);
     let e = build::expand(&text, 0..text.len(), &table, &Budget::default());
     (e.expansions > 0 && !e.truncated).then(|| Arc::from(e.text))
 }
 
-/// The live text of `file` with what is between each function body's braces left out: what
-/// declares anything at file scope. An edit inside a body leaves it equal (nothing of the
-/// body, not even its line breaks, is in it), so the declarations read from it are not
-/// re-read after each keystroke in a body. Positions in it are not those of the file: only
-/// what it declares is read from it.
-#[salsa::tracked(returns(clone))]
-pub fn declaration_text(db: &dyn Db, file: SourceFile) -> Arc<str> {
+/// The live text of `file` with what is between each function body's braces blanked.
+fn blanked_bodies(db: &dyn Db, file: SourceFile) -> String {
     let live = match live_text(db, file) {
         Some(t) => t,
         None => shared_text(db, file),
     };
     let tree = super::front_end::parsed(db, file);
-    let mut bodies = Vec::new();
-    body_interiors(tree.0.root_node(), &mut bodies, 0);
-    let bytes = live.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    for r in bodies {
-        if r.start < at || r.end > bytes.len() {
-            continue;
-        }
-        out.extend_from_slice(&bytes[at..r.start]);
-        at = r.end;
-    }
-    out.extend_from_slice(&bytes[at..]);
-    Arc::from(String::from_utf8(out).unwrap_or_else(|_| live.to_string()))
+    let mut bytes = live.as_bytes().to_vec();
+    blank_bodies_in(tree.0.root_node(), &mut bytes, 0);
+    String::from_utf8(bytes).unwrap_or_else(|_| live.to_string())
 }
 
-/// The byte ranges between the braces of each function body among `node`'s children, and
-/// in the `#if` groups and `extern "C" { … }` blocks among them (a header's functions often
-/// sit in one), and of a block standing alone at file scope (a body the grammar lost its head
+/// Blanks what is between the braces of each function body among `node`'s children, and in
+/// the `#if` groups and `extern "C" { … }` blocks among them (a header's functions often sit
+/// in one), and of a block standing alone at file scope (a body the grammar lost its head
 /// of, beside an `#ifdef`-split signature): nothing in them declares anything at file scope.
-/// In source order, disjoint.
-fn body_interiors(node: tree_sitter::Node, out: &mut Vec<std::ops::Range<usize>>, depth: usize) {
-    // Keep the braces (the scanner skips `{…}`), leave out what is between.
-    let interior = |body: tree_sitter::Node| {
+fn blank_bodies_in(node: tree_sitter::Node, bytes: &mut [u8], depth: usize) {
+    let blank = |body: tree_sitter::Node, bytes: &mut [u8]| {
+        // Keep the braces (the scanner skips `{…}`), blank what is between.
         let (s, e) = (body.start_byte() + 1, body.end_byte().saturating_sub(1));
-        s..e.max(s)
+        for b in bytes.get_mut(s..e.max(s)).unwrap_or_default() {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
     };
     let mut c = node.walk();
     for item in node.children(&mut c) {
         match item.kind() {
             "function_definition" => {
                 if let Some(body) = item.child_by_field_name("body") {
-                    out.push(interior(body));
+                    blank(body, bytes);
                 }
             }
-            "compound_statement" => out.push(interior(item)),
+            "compound_statement" => blank(item, bytes),
             "preproc_if"
             | "preproc_ifdef"
             | "preproc_else"
@@ -351,7 +338,7 @@ fn body_interiors(node: tree_sitter::Node, out: &mut Vec<std::ops::Range<usize>>
             | "declaration_list"
                 if depth < 256 =>
             {
-                body_interiors(item, out, depth + 1);
+                blank_bodies_in(item, bytes, depth + 1);
             }
             _ => {}
         }
@@ -363,7 +350,7 @@ fn body_interiors(node: tree_sitter::Node, out: &mut Vec<std::ops::Range<usize>>
 pub fn file_attributes(db: &dyn Db, file: SourceFile) -> Arc<BTreeMap<String, FnAttributes>> {
     match expanded_declarations(db, file) {
         Some(text) => Arc::new(build::function_attributes(&text)),
-        None => Arc::new(build::function_attributes(&declaration_text(db, file))),
+        None => Arc::new(build::function_attributes(&blanked_bodies(db, file))),
     }
 }
 

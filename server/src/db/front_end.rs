@@ -67,26 +67,17 @@ pub fn file_functions(db: &dyn Db, file: SourceFile) -> Vec<Function<'_>> {
 #[salsa::tracked(returns(clone))]
 pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<TypeEnv> {
     let items = file_syntax_items(db, file);
-    match expanded_decls(db, file) {
+    match super::build::expanded_declarations(db, file) {
         // Declared through macros (`ARRAY_HEAD(Name, T);`, `TAILQ_ENTRY(node) link;` in a
         // struct): what the expansion declares first, the text as written for the rest.
-        Some(expanded) => {
-            let mut env = expanded.as_ref().clone();
+        Some(text) => {
+            let tree = crate::syntax::parse(&text, None);
+            let mut env = ir::collect_items(&tree, &text).env;
             env.merge(&items.env);
             Arc::new(env)
         }
         None => Arc::new(items.env.clone()),
     }
-}
-
-/// What the macro-expanded declarations of `file` declare (`None` when no macro is used):
-/// parsed apart from [`file_decls`], which re-runs with every edit of the file, so that an
-/// edit inside a function body does not parse the expansion again.
-#[salsa::tracked(returns(clone))]
-pub fn expanded_decls(db: &dyn Db, file: SourceFile) -> Option<Arc<TypeEnv>> {
-    let text = super::build::expanded_declarations(db, file)?;
-    let tree = crate::syntax::parse(&text, None);
-    Some(Arc::new(ir::collect_items(&tree, &text).env))
 }
 
 /// Declarations of the whole workspace and the project headers it reaches, merged (first
