@@ -478,6 +478,64 @@ fn a_check_running_when_the_user_types_does_not_publish_the_unsaved_text() {
     });
 }
 
+/// `checkOn = "save"` (the default): after the debounce, the probes of an edited document run
+/// in the background without publishing anything, so that the save finds them done and
+/// re-runs none of them; its diagnostics are those of the saved text.
+#[test]
+fn an_edit_warms_the_probes_the_save_then_publishes() {
+    rt().block_on(async {
+        let leak = fixture("error-path-leak.c");
+        let ws = workspace("warm", &[("a.c", &leak)]);
+        let a = ws.join("a.c");
+        let mut c = Client::start(Options {
+            execution_log: true,
+            ..Options::default()
+        });
+        c.initialize(Some(ws.as_path()), false, Value::Null).await;
+        c.open(&a, &leak).await;
+        assert_eq!(c.diagnostics_for_version(&a, 1).await.len(), 1);
+        let _ = c.handle.take_execution_log();
+        let probes_run = |log: &[String]| {
+            log.iter()
+                .filter(|e| e.starts_with("execute probe_outcome"))
+                .count()
+        };
+        // A second copy of the leaking function: new probes, one more leak.
+        let func = &leak[leak
+            .find("int packet_checksum")
+            .expect("the fixture's function")..];
+        let edited = format!(
+            "{leak}\n{}",
+            func.replacen("packet_checksum(", "packet_checksum_again(", 1)
+        );
+        c.change(&a, 2, json!([{"text": edited}])).await;
+        let mut warmed = Vec::new();
+        for _ in 0..100 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            warmed.extend(c.handle.take_execution_log());
+            if probes_run(&warmed) > 0 {
+                break;
+            }
+        }
+        assert!(
+            probes_run(&warmed) > 0,
+            "the edit's probes ran before the save: {warmed:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        warmed.extend(c.handle.take_execution_log());
+        assert!(
+            c.published(&a).iter().all(|p| p["version"] == 1),
+            "nothing is published before the save: {:#?}",
+            c.published(&a)
+        );
+        c.save(&a).await;
+        assert_eq!(c.diagnostics_for_version(&a, 2).await.len(), 2);
+        let log = c.handle.take_execution_log();
+        assert_eq!(probes_run(&log), 0, "the save re-ran probes: {log:#?}");
+        c.shutdown().await;
+    });
+}
+
 /// Open documents follow the disk (`checkOn = "save"`, the default): a file changed behind the
 /// editor's back (a `git checkout`) that the client reloads arrives as `didChange` with the disk's
 /// text, and is checked at once, without a save; an edit that differs from the disk waits for

@@ -31,7 +31,10 @@ pub(crate) async fn did_change(session: &Arc<Session>, params: DidChangeTextDocu
     {
         Ok(path) => match session.config().check_on {
             CheckOn::Change => session.check_on_change(path),
-            CheckOn::Save => check_if_equal_to_disk(session, path, params.text_document.version),
+            CheckOn::Save => {
+                check_if_equal_to_disk(session, path.clone(), params.text_document.version);
+                session.warm_on_change(path);
+            }
         },
         Err(e) => {
             session
