@@ -279,26 +279,35 @@ impl Session {
         }
     }
 
-    /// `checkOn = "change"`: check `path` once no edit has come for the debounce delay.
+    /// Counts an edit of `path`. The future is `true` once the debounce delay has passed with
+    /// no later edit of `path`.
+    fn debounced(self: &Arc<Self>, path: &Path) -> impl Future<Output = bool> + Send + 'static {
+        let n = {
+            let mut e = self.edits.entry(path.to_path_buf()).or_insert(0);
+            *e += 1;
+            *e
+        };
+        let delay = self.debounce();
+        let this = self.clone();
+        let path = path.to_path_buf();
+        async move {
+            tokio::time::sleep(delay).await;
+            this.edits.get(&path).map(|e| *e).unwrap_or(0) == n
+        }
+    }
+
     /// `checkOn = "save"`: after the debounce, the edited document's probes run in the
     /// background and nothing is published, so that the save finds them done and its check
     /// only places and publishes the results. A later edit cancels the run (the database
     /// write cancels every query of older snapshots) and starts its own after the debounce;
     /// a save during the run shares its queries.
     pub(super) fn warm_on_change(self: &Arc<Self>, path: PathBuf) {
-        let n = {
-            let mut e = self.edits.entry(path.clone()).or_insert(0);
-            *e += 1;
-            *e
-        };
-        let delay = self.debounce();
+        let quiet = self.debounced(&path);
         let this = self.clone();
         tokio::spawn(async move {
-            tokio::time::sleep(delay).await;
-            let latest = this.edits.get(&path).map(|e| *e).unwrap_or(0);
             // Before indexing ends the workspace's other functions are not there yet: the
             // results would not be the save's.
-            if latest != n || !*this.indexed.borrow() || this.shutdown.load(Ordering::SeqCst) {
+            if !quiet.await || !*this.indexed.borrow() || this.shutdown.load(Ordering::SeqCst) {
                 return;
             }
             let Some((snap, ctx)) = this.world.file_snapshot(&path, this.enc(), this.roots())
@@ -315,18 +324,12 @@ impl Session {
         });
     }
 
+    /// `checkOn = "change"`: check `path` once no edit has come for the debounce delay.
     pub(super) fn check_on_change(self: &Arc<Self>, path: PathBuf) {
-        let n = {
-            let mut e = self.edits.entry(path.clone()).or_insert(0);
-            *e += 1;
-            *e
-        };
-        let delay = self.debounce();
+        let quiet = self.debounced(&path);
         let this = self.clone();
         tokio::spawn(async move {
-            tokio::time::sleep(delay).await;
-            let latest = this.edits.get(&path).map(|e| *e).unwrap_or(0);
-            if latest == n {
+            if quiet.await {
                 this.schedule_check(vec![path]);
             }
         });
