@@ -7,7 +7,7 @@
 use super::FuncId;
 use crate::ir::{self, BinOp, ExprId, ExprKind, FunctionIr, LocalId, Symbol, Type, TypeEnv};
 use crate::regions::{Region, RegionNames, RegionSet, TypeClasses, VarPath, VarRoot};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
 /// An expression id in the probe's arena.
@@ -86,6 +86,9 @@ pub struct Arena<'p> {
     /// The struct types of members read through a base without members (`void *`), after a
     /// substitution put that base in place of a struct pointer ([`Arena::rebuilt_field`]).
     member_of: FxHashMap<E, SmallVec<[TyId; 1]>>,
+    /// Locals that never hold a pointer (`probe::scalar_locals`): their variable regions stay
+    /// out of the region set.
+    scalar_locals: FxHashSet<(FuncId, LocalId)>,
 }
 
 impl<'p> Arena<'p> {
@@ -108,6 +111,7 @@ impl<'p> Arena<'p> {
             classes,
             address_taken: FxHashMap::default(),
             member_of: FxHashMap::default(),
+            scalar_locals: FxHashSet::default(),
         }
     }
 
@@ -406,6 +410,12 @@ impl<'p> Arena<'p> {
             self.address_taken
                 .insert((f, LocalId(i as u32)), l.address_taken);
         }
+    }
+
+    /// Record the locals of `f` that never hold a pointer (`probe::scalar_locals`).
+    pub fn learn_scalar_locals(&mut self, f: FuncId, locals: impl IntoIterator<Item = LocalId>) {
+        self.scalar_locals
+            .extend(locals.into_iter().map(|l| (f, l)));
     }
 
     /// Translate an IR expression of function `f`.
@@ -765,8 +775,13 @@ impl<'p> Arena<'p> {
     pub fn may_hold_pointer(&self, r: Region) -> bool {
         let t = match r {
             Region::Var(i) => {
-                let _ = i;
-                return true;
+                let v = self.names.var_path(i);
+                return match v.root {
+                    VarRoot::Local(f, l) | VarRoot::Frozen(_, f, l) if v.fields.is_empty() => {
+                        !self.scalar_locals.contains(&(f, l))
+                    }
+                    _ => true,
+                };
             }
             Region::Mem(c) => self.names.class_name(c).to_string(),
             Region::Field(..) => return true,
