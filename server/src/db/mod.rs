@@ -50,7 +50,9 @@
 //!       type_env, type_classes, mod_of, never_returns_of, exit_flags, all_functions, function_ids,
 //!       resolve_function (per-function projections where a whole-program table would make
 //!       every probe re-run when one function's entry changes)
-//!   probe_outcome + function_probes + lowered + placement ─► probe_verdict(f, i)  (a Finding)
+//!   probe_outcome (precise walk) ─► probe_coarse_outcome (only after a budget abandon)
+//!   probe_outcome + probe_coarse_outcome + function_probes + lowered + placement ─► probe_verdict(f, i)
+//!   probe_outcome + function_probes + lowered + placement ─► probe_leak_verdict(f, i) ─► file_leaks(file)
 //!   file_functions + function_probes + probe_verdict ─► file_findings(file)
 //! the memory assigned here (hover, prove)
 //!   body + type_env ─► assignment_nodes(f)
@@ -119,7 +121,8 @@ pub use positions::{
     FunctionPlace, function_anchor, function_lines, function_places, line_index, location,
 };
 pub use probes::{
-    ProbeFailure, engine_probes, file_findings, function_probes, probe_outcome, probe_verdict,
+    ProbeFailure, engine_probes, file_findings, file_leaks, function_probes, probe_coarse_outcome,
+    probe_leak_verdict, probe_outcome, probe_verdict,
 };
 pub use program::{fresh_values, fresh_writes, temp_deaths};
 pub use unit_conds::{FileConditions, file_conditions, unit_conditions};

@@ -469,3 +469,58 @@ fn exit_flags_are_globals_set_only_on_the_way_out() {
         ]
     );
 }
+
+/// The diagnostics read the precise walks alone (`file_leaks`, `probe_leak_verdict`): a
+/// probe only the coarse walk proves is `unproved (budget)` there and proved in
+/// `probe_verdict`; the leaks are the same, and the coarse walk runs only when a verdict
+/// asks for it.
+#[test]
+fn diagnostics_need_no_coarse_walk_and_see_the_same_leaks() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-fixtures/idioms");
+    for (name, leaks) in [
+        ("loop-loaded-ref-ok.c", 0usize),
+        ("loop-loaded-ref-leak.c", 1),
+    ] {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        let mut db = Database::with_execution_log(Config::default());
+        db.enable_log();
+        let file = db.add_file(name.into(), text);
+        let found = file_leaks(&db, file);
+        assert_eq!(found.len(), leaks, "{name}");
+        let log = db.take_log();
+        assert!(
+            log.iter().any(|e| e.contains("probe_outcome")),
+            "{name}: no probe ran: {log:?}"
+        );
+        assert!(
+            !log.iter().any(|e| e.contains("probe_coarse_outcome")),
+            "{name}: the leaks ran a coarse walk"
+        );
+        let all_leaks: Vec<_> = file_findings(&db, file)
+            .iter()
+            .filter(|f| f.verdict == VerdictKind::Leak)
+            .cloned()
+            .collect();
+        assert_eq!(all_leaks, *found, "{name}");
+        // `exts` at the end of the loop body: abandoned by the precise walk in both files,
+        // proved by the coarse walk only where it is leak-free.
+        let f = file_functions(&db, file)
+            .iter()
+            .copied()
+            .find(|f| f.name(&db) == "find_ext")
+            .unwrap();
+        let n = function_probes(&db, f).len() as u32;
+        let k = (0..n)
+            .find(|&i| {
+                let v = probe_leak_verdict(&db, f, i);
+                v.variable == "exts" && v.reason.as_deref() == Some("budget")
+            })
+            .expect("an abandoned `exts` probe");
+        let both = probe_verdict(&db, f, k);
+        if leaks == 0 {
+            assert_eq!(both.verdict, VerdictKind::Proved, "{name}");
+        } else {
+            assert_eq!(both.reason.as_deref(), Some("budget"), "{name}");
+        }
+    }
+}

@@ -99,7 +99,7 @@ impl<'a> Texts<'a> {
     }
 }
 
-/// Runs the probes of `file` on all the analysis threads, so that the `file_findings` that
+/// Runs the probes of `file` on all the analysis threads, so that the `file_leaks` that
 /// follows finds them done. After an edit, every probe of the edited function runs again (its
 /// body changed), and after a change to a MOD set or the call graph, every probe that read it:
 /// one thread alone would take their sum (a second on a big function of lighttpd's
@@ -107,6 +107,10 @@ impl<'a> Texts<'a> {
 /// parallel iterator shares that pool. Each worker works on its own clone of the snapshot (a
 /// database handle is not `Sync`); a salsa cancellation in one worker ends them all and
 /// reaches the job as `Cancelled`.
+///
+/// Only the precise walks run (`db::probe_leak_verdict`): the diagnostics show leaks only,
+/// and no leak comes from the coarse walk of a probe abandoned on budget, which runs when a
+/// hover, a prove or the proof counts ask for that probe's verdict.
 pub fn warm_file_probes(db: &Database, file: SourceFile) {
     warm_probes(db, file, |_| true);
 }
@@ -136,7 +140,7 @@ fn warm_probes(db: &Database, file: SourceFile, which: impl Fn(usize) -> bool) {
         |db, &(j, k)| {
             let d: &dyn Db = db;
             if let Some(f) = db::file_functions(d, file).get(j) {
-                let _ = db::probe_verdict(d, *f, k);
+                let _ = db::probe_leak_verdict(d, *f, k);
             }
         },
     );
@@ -153,11 +157,7 @@ pub struct Checked {
 pub fn checked(db: &Database, ctx: &FileCtx) -> Checked {
     let d: &dyn Db = db;
     Checked {
-        leaks: db::file_findings(d, ctx.file)
-            .iter()
-            .filter(|f| f.verdict == VerdictKind::Leak)
-            .cloned()
-            .collect(),
+        leaks: db::file_leaks(d, ctx.file).as_ref().clone(),
         places: db::function_places(d, ctx.file),
     }
 }
@@ -193,7 +193,7 @@ pub fn edited_first(db: &Database, ctx: &FileCtx, prev: &Checked) -> Option<Vec<
         if *edited {
             leaks.extend(
                 (0..db::function_probes(d, *f).len() as u32)
-                    .map(|i| db::probe_verdict(d, *f, i))
+                    .map(|i| db::probe_leak_verdict(d, *f, i))
                     .filter(|v| v.verdict == VerdictKind::Leak),
             );
         } else {
@@ -250,7 +250,7 @@ fn shown_path(path: &std::path::Path, ctx: &FileCtx) -> String {
 /// diagnostics (as in `reductio check`).
 pub fn file_diagnostics(db: &Database, ctx: &FileCtx) -> Vec<Diagnostic> {
     let d: &dyn Db = db;
-    leak_diagnostics(db, ctx, &db::file_findings(d, ctx.file))
+    leak_diagnostics(db, ctx, &db::file_leaks(d, ctx.file))
 }
 
 /// The diagnostics of the leaks among `findings` that no suppression silences.
@@ -562,7 +562,7 @@ pub fn code_actions(
     let mut out = Vec::new();
     let pos = convert::position(text, &index, start, ctx.enc);
     let args = vec![json!(ctx.uri.as_str()), json!(pos)];
-    let findings = db::file_findings(d, ctx.file);
+    let findings = db::file_leaks(d, ctx.file);
     let texts = Texts::new(db);
     let tree = db::parsed(d, ctx.file);
     let mut sup = suppressions(db, ctx);

@@ -12,6 +12,7 @@ pub mod expr;
 mod footprint;
 pub mod freed_params;
 pub mod nonnull_params;
+pub mod scalar_locals;
 pub mod sites;
 pub mod state;
 
@@ -19,7 +20,7 @@ pub mod state;
 mod snippet;
 
 pub use assigned::{AssignedFlow, Event as AssignedEvent, assigned_flow, assignment_sites};
-pub use engine::run_probe;
+pub use engine::{coarse_walk, precise_walk, run_probe, with_coarse};
 pub use sites::probe_sites;
 
 use crate::ir::{FunctionIr, NodeId, TypeEnv};
@@ -152,6 +153,11 @@ pub struct EngineConfig {
     /// Process the worklist last-in first-out. Verdicts must not depend on the order; tests
     /// run both to check that.
     pub lifo: bool,
+    /// Take every branch condition as true (`cond` is a no-op): a coarser walk whose facts
+    /// differ far less from path to path. Each of its paths is a path of the precise walk with
+    /// a condition dropped, so a probe it proves is proved; its leaks and other verdicts are
+    /// not evidence of anything (see `run_probe`).
+    pub ignore_conditions: bool,
 }
 
 impl Default for EngineConfig {
@@ -161,6 +167,7 @@ impl Default for EngineConfig {
             max_regions: 50,
             unknown_calls_escape: true,
             lifo: false,
+            ignore_conditions: false,
         }
     }
 }

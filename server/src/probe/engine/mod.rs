@@ -44,7 +44,9 @@ mod tests;
 
 use super::expr::{Arena, E, EKind, Sym, display};
 use super::footprint::Footprint;
-use super::{EngineConfig, FuncId, Loc, Place, ProbeResult, ProbeSite, Program, Root};
+use super::{
+    EngineConfig, FuncId, Loc, Place, ProbeResult, ProbeSite, Program, Root, Unproved, Verdict,
+};
 use crate::ir::{FunctionIr, LocalId, NodeId, Notation, Type, display_stmt};
 use crate::regions::RegionSet;
 use frames::FootprintPoint;
@@ -151,6 +153,67 @@ pub fn run_probe(
     site: &ProbeSite,
     cfg: EngineConfig,
 ) -> ProbeResult {
+    let precise = precise_walk(prog, func, site, cfg);
+    match coarse_walk(prog, func, site, cfg, &precise) {
+        Some(coarse) => with_coarse(precise, &coarse),
+        None => precise,
+    }
+}
+
+/// The precise backward walk of the probe at `site`: every verdict but the proofs the coarse
+/// walk adds. A leak is found by this walk alone.
+pub fn precise_walk(
+    prog: &dyn Program,
+    func: FuncId,
+    site: &ProbeSite,
+    cfg: EngineConfig,
+) -> ProbeResult {
+    walk(prog, func, site, cfg)
+}
+
+/// For a probe the precise walk abandoned on budget (`precise`), the walk again with every
+/// branch condition taken as true and facts reduced to S, the hits and the tags
+/// (`EngineConfig::ignore_conditions`). Far fewer facts differ from path to path, so a proof
+/// that needs none of the dropped knowledge (a reference loaded from memory nothing writes
+/// before the probe, through a loop whose conditions split the precise walk) is found within
+/// the budget. `None` when the precise walk was not abandoned on budget.
+pub fn coarse_walk(
+    prog: &dyn Program,
+    func: FuncId,
+    site: &ProbeSite,
+    cfg: EngineConfig,
+    precise: &ProbeResult,
+) -> Option<ProbeResult> {
+    if cfg.ignore_conditions
+        || !matches!(precise.verdict, Verdict::Unproved(Unproved::Budget { .. }))
+    {
+        return None;
+    }
+    let cfg = EngineConfig {
+        ignore_conditions: true,
+        ..cfg
+    };
+    Some(walk(prog, func, site, cfg))
+}
+
+/// The probe's verdict from both walks: the coarse walk's proof, or else the precise walk's
+/// verdict (the coarse walk's other verdicts are about paths that may not exist).
+pub fn with_coarse(precise: ProbeResult, coarse: &ProbeResult) -> ProbeResult {
+    let transfers = precise.transfers + coarse.transfers;
+    match &coarse.verdict {
+        Verdict::Proved { .. } => ProbeResult {
+            verdict: coarse.verdict.clone(),
+            transfers,
+        },
+        _ => ProbeResult {
+            verdict: precise.verdict,
+            transfers,
+        },
+    }
+}
+
+/// One backward walk of the probe at `site` under `cfg`.
+fn walk(prog: &dyn Program, func: FuncId, site: &ProbeSite, cfg: EngineConfig) -> ProbeResult {
     let mut eng = Engine::new(prog, cfg, func, site);
     eng.start(func, site);
     eng.run();
@@ -186,6 +249,11 @@ impl<'p> Engine<'p> {
         }
         let b = self.prog.body(f);
         self.arena.learn_function(f, &b);
+        let prog = self.prog;
+        let has_body = |name: &str| prog.resolve(f, name).is_some();
+        let scalars =
+            crate::probe::scalar_locals::scalar_locals(&b, prog.env(), prog.classes(), &has_body);
+        self.arena.learn_scalar_locals(f, scalars);
         self.caches.bodies.insert(f, b.clone());
         b
     }

@@ -211,6 +211,7 @@ impl<'p> Engine<'p> {
             "variable": site.variable,
             "offset": site.range.start,
             "what": what,
+            "walk": if self.cfg.ignore_conditions { "coarse" } else { "precise" },
             "transfers": self.worklist.transfers,
             "function_nodes": b.nodes.len(),
             "functions_visited": st.per_func.len(),

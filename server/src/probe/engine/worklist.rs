@@ -484,6 +484,9 @@ impl<'p> Engine<'p> {
                     }
                 }
             }
+            StmtKind::Cond { .. } if self.cfg.ignore_conditions => {
+                self.insert_preds(func, node, ctx, d, edge)
+            }
             StmtKind::Cond { lhs, op, rhs } => {
                 let l = self.tr(func, *lhs);
                 let r = self.tr(func, *rhs);
@@ -807,6 +810,15 @@ impl<'p> Engine<'p> {
     ) {
         if self.verdict.outcome.is_some() {
             return;
+        }
+        let mut fact = fact;
+        if self.cfg.ignore_conditions {
+            // The coarse walk keeps only S, the hits and the tags: dropping the rest of what
+            // a fact knows weakens it (more states), so its contradictions still hold, and
+            // facts that differed only in what was dropped become one.
+            fact.misses.clear();
+            fact.constraints.clear();
+            fact.relations.clear();
         }
         if fact.regions.len() as u32 > self.cfg.max_regions {
             self.verdict.outcome = Some(Outcome::Budget(format!(
