@@ -13,7 +13,7 @@
 //! defines = ["HAVE_CONFIG_H", "LEVEL=2"]    # extra -D macros for every file
 //! target = "linux"                          # or "windows", "macos", "freebsd", "any"
 //! [budget]
-//! transfers = 500                           # transfer-function applications per probe
+//! transfers = 500                           # transfer-function applications per walk of a probe
 //! regions = 50                              # size of the region set S per probe
 //! [[suppress]]                              # silence judged reports (see `suppress`)
 //! file = "vendor/**"                        # glob; also `function`, `variable`, `probe`,
@@ -120,7 +120,7 @@ pub enum CheckOn {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Budget {
-    /// Transfer-function applications per probe before it is abandoned (paper: 500).
+    /// Transfer-function applications per walk of a probe before it is abandoned (paper: 500).
     pub transfers: u32,
     /// Largest region set |S| before a probe is abandoned (paper: 50).
     pub regions: u32,

@@ -65,7 +65,8 @@ enum Command {
         /// Worker threads (default: all cores).
         #[arg(long)]
         jobs: Option<usize>,
-        /// Transfer-function applications per probe (default 500).
+        /// Transfer-function applications per walk of a probe (default 500; a probe the precise
+        /// walk abandons gets one more walk that ignores branch conditions)
         #[arg(long)]
         budget: Option<u32>,
         /// Configuration file (default: reductio.toml in the first path's directory).
@@ -110,7 +111,7 @@ enum Command {
         location: String,
         #[arg(long, value_enum, default_value_t = ProveFormat::Text)]
         format: ProveFormat,
-        /// Transfer-function applications per probe (default 500): raise it when a verdict is
+        /// Transfer-function applications per walk of a probe (default 500): raise it when a verdict is
         /// `unproved (budget)`.
         #[arg(long)]
         budget: Option<u32>,
