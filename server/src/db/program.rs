@@ -46,6 +46,25 @@ pub fn temp_deaths<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<probe::TempDea
     Arc::new(probe::sites::temp_deaths(&body(db, f)))
 }
 
+/// The locals of a function that never hold a pointer (`probe::scalar_locals`, a pass over
+/// the body shared by all probes), sorted.
+#[salsa::tracked(returns(clone))]
+pub fn scalar_locals<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<crate::ir::LocalId>> {
+    let ws = db.workspace();
+    let file = f.file(db);
+    let has_body = |name: &str| resolve_function(db, file, name).is_some();
+    let mut v: Vec<crate::ir::LocalId> = probe::scalar_locals::scalar_locals(
+        &body(db, f),
+        &type_env(db, ws),
+        &type_classes(db, ws),
+        &has_body,
+    )
+    .into_iter()
+    .collect();
+    v.sort();
+    Arc::new(v)
+}
+
 /// Writes into blocks only one local can reach (a forward pass, shared by all probes).
 #[salsa::tracked(returns(clone))]
 pub fn fresh_writes<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<probe::FreshWrites> {
@@ -125,6 +144,12 @@ impl probe::Program for DbProgram<'_> {
                 all: true,
                 ..Default::default()
             }),
+        }
+    }
+    fn scalar_locals(&self, f: FuncId) -> Arc<Vec<crate::ir::LocalId>> {
+        match self.funcs.get(f as usize) {
+            Some(g) => scalar_locals(self.db, *g),
+            None => Arc::new(vec![]),
         }
     }
     fn unescaped_locals(&self, f: FuncId) -> Arc<Vec<crate::ir::LocalId>> {

@@ -88,6 +88,18 @@ pub trait Program {
     fn unescaped_locals(&self, _f: FuncId) -> Arc<Vec<crate::ir::LocalId>> {
         Arc::new(vec![])
     }
+    /// The locals of `f` that never hold a pointer (see `scalar_locals`), sorted; a host may
+    /// cache it (the pass reads the whole body, and every probe run asks for it).
+    fn scalar_locals(&self, f: FuncId) -> Arc<Vec<crate::ir::LocalId>> {
+        let b = self.body(f);
+        let has_body = |name: &str| self.resolve(f, name).is_some();
+        let mut v: Vec<crate::ir::LocalId> =
+            scalar_locals::scalar_locals(&b, self.env(), self.classes(), &has_body)
+                .into_iter()
+                .collect();
+        v.sort();
+        Arc::new(v)
+    }
     /// The parameters of `f` (by position) every known call passes a non-NULL value for
     /// (see `nonnull_params`). A host that does not know says none.
     fn nonnull_params(&self, _f: FuncId) -> Arc<Vec<bool>> {

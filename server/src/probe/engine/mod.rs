@@ -249,11 +249,8 @@ impl<'p> Engine<'p> {
         }
         let b = self.prog.body(f);
         self.arena.learn_function(f, &b);
-        let prog = self.prog;
-        let has_body = |name: &str| prog.resolve(f, name).is_some();
-        let scalars =
-            crate::probe::scalar_locals::scalar_locals(&b, prog.env(), prog.classes(), &has_body);
-        self.arena.learn_scalar_locals(f, scalars);
+        let scalars = self.prog.scalar_locals(f);
+        self.arena.learn_scalar_locals(f, scalars.iter().copied());
         self.caches.bodies.insert(f, b.clone());
         b
     }
