@@ -37,11 +37,35 @@ fn analyse(path: &Path) -> Vec<Arc<Finding>> {
 }
 
 fn analyse_with(path: &Path, config: Config) -> Vec<Arc<Finding>> {
-    let text = std::fs::read_to_string(path).expect("fixture readable");
+    analyse_together(&[path.to_path_buf()], config)
+        .pop()
+        .unwrap_or_default()
+}
+
+/// The files of one fixture analysed as one workspace; the findings of each, in order.
+fn analyse_together(paths: &[PathBuf], config: Config) -> Vec<Vec<Arc<Finding>>> {
     let mut database = Database::new(config);
-    let file = database.add_file(path.to_path_buf(), text);
+    let files: Vec<_> = paths
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).expect("fixture readable");
+            database.add_file(p.clone(), text)
+        })
+        .collect();
     let db: &dyn Db = &database;
-    db::file_findings(db, file).as_ref().clone()
+    files
+        .iter()
+        .map(|f| db::file_findings(db, *f).as_ref().clone())
+        .collect()
+}
+
+/// A directory fixture: `<topic>-leak/` or `<topic>-ok/` (other directories, such as
+/// `build/include/`, hold what fixtures include).
+fn is_project_fixture(p: &Path) -> bool {
+    p.is_dir()
+        && p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.ends_with("-leak") || n.ends_with("-ok"))
 }
 
 fn variable_matches(expected: &str, found: &str) -> bool {
@@ -55,25 +79,70 @@ fn variable_matches(expected: &str, found: &str) -> bool {
     false
 }
 
+/// A fixture: one `.c` file, or a directory `<name>-leak/` or `<name>-ok/` whose `.c` files
+/// are analysed together as one workspace (each file's expectations against its findings).
 fn check_fixture(path: &Path, category: &str) -> Outcome {
-    let text = std::fs::read_to_string(path).expect("fixture readable");
-    let (strict, expects) = parse_expectations(&text);
-    // Strict (paper) fixtures use the paper's probe placement, formals included.
-    let findings = if strict {
-        analyse_with(
-            path,
-            Config {
-                probe_parameters: true,
-                ..Config::default()
-            },
-        )
-    } else {
-        analyse(path)
-    };
     let name = format!(
         "{category}/{}",
         path.file_stem().unwrap_or_default().to_string_lossy()
     );
+    let paths: Vec<PathBuf> = if path.is_dir() {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(path)
+            .expect("fixture dir")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("c"))
+            .collect();
+        v.sort();
+        v
+    } else {
+        vec![path.to_path_buf()]
+    };
+    let texts: Vec<String> = paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("fixture readable"))
+        .collect();
+    // Strict (paper) fixtures use the paper's probe placement, formals included.
+    let strict = texts.iter().any(|t| parse_expectations(t).0);
+    let config = Config {
+        probe_parameters: strict,
+        ..Config::default()
+    };
+    let all = analyse_together(&paths, config);
+    let mut outcome = Outcome {
+        name,
+        category: category.to_string(),
+        probes: 0,
+        proved: 0,
+        leaks: 0,
+        unproved: 0,
+        problems: Vec::new(),
+    };
+    for ((path, text), findings) in paths.iter().zip(&texts).zip(&all) {
+        let prefix = if paths.len() > 1 {
+            format!(
+                "{}: ",
+                path.file_name().unwrap_or_default().to_string_lossy()
+            )
+        } else {
+            String::new()
+        };
+        let o = check_file(text, findings, strict);
+        outcome.probes += o.probes;
+        outcome.proved += o.proved;
+        outcome.leaks += o.leaks;
+        outcome.unproved += o.unproved;
+        outcome
+            .problems
+            .extend(o.problems.into_iter().map(|p| format!("{prefix}{p}")));
+    }
+    outcome
+}
+
+/// One file's findings against the expectations of its text.
+fn check_file(text: &str, findings: &[Arc<Finding>], strict: bool) -> Outcome {
+    let (_, expects) = parse_expectations(text);
+    let name = String::new();
+    let category = "";
     let mut used = vec![false; findings.len()];
     let mut problems = Vec::new();
     for e in &expects {
@@ -198,7 +267,9 @@ fn fixtures_match_their_expectations() {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(cat))
             .expect("category dir")
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("c"))
+            .filter(|p| {
+                p.extension().and_then(|e| e.to_str()) == Some("c") || is_project_fixture(p)
+            })
             .collect();
         files.sort();
         for f in files {

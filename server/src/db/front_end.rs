@@ -63,9 +63,54 @@ pub fn file_functions(db: &dyn Db, file: SourceFile) -> Vec<Function<'_>> {
         .collect()
 }
 
-/// The declarations of one file: what other files' lowering may read.
+/// The declarations of one file: what other files' lowering may read. With a copy of each
+/// type the file defines for itself under a name other files define differently, under its
+/// qualified name (see `ir::local_types`).
 #[salsa::tracked(returns(clone))]
 pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<TypeEnv> {
+    let own = file_own_decls(db, file);
+    let q = type_qualifiers(db, file);
+    if q.is_empty() {
+        return own;
+    }
+    let mut env = (*own).clone();
+    q.add_qualified_copies(&mut env);
+    Arc::new(env)
+}
+
+/// Which typedef names and struct tags the workspace's files define in more than one way.
+#[salsa::tracked(returns(clone))]
+pub fn type_collisions(db: &dyn Db, ws: Workspace) -> Arc<ir::local_types::Collisions> {
+    let envs: Vec<Arc<TypeEnv>> = program_files(db, ws)
+        .iter()
+        .map(|f| file_own_decls(db, *f))
+        .collect();
+    Arc::new(ir::local_types::collisions(envs.iter().map(|e| &**e)))
+}
+
+/// The types a `.c` file defines for itself under a name other files define differently,
+/// with their qualified names (empty for a header: which one a file sees is its includes').
+#[salsa::tracked(returns(clone))]
+pub fn type_qualifiers(db: &dyn Db, file: SourceFile) -> Arc<ir::local_types::TypeQualifiers> {
+    let path = file.path(db);
+    if path.extension().is_none_or(|e| e != "c") {
+        return Arc::default();
+    }
+    let collisions = type_collisions(db, db.workspace());
+    if collisions.typedefs.is_empty() && collisions.tags.is_empty() {
+        return Arc::default();
+    }
+    let own = file_own_decls(db, file);
+    Arc::new(ir::local_types::qualifiers(
+        &own,
+        &collisions,
+        &path.display().to_string(),
+    ))
+}
+
+/// The declarations the file's own text makes (see [`file_decls`]).
+#[salsa::tracked(returns(clone))]
+pub fn file_own_decls(db: &dyn Db, file: SourceFile) -> Arc<TypeEnv> {
     let items = file_syntax_items(db, file);
     match super::build::expanded_declarations(db, file) {
         // Declared through macros (`ARRAY_HEAD(Name, T);`, `TAILQ_ENTRY(node) link;` in a
@@ -145,10 +190,12 @@ pub fn lowered<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<FunctionIr> {
     let env = type_env(db, db.workspace());
     let lib = library_model(db, db.settings());
     let unit = super::unit_conds::unit_conditions(db, f);
+    let qual = type_qualifiers(db, f.file(db));
     let ctx = LowerContext {
         env: &env,
         lib: &lib,
         unit: unit.as_deref(),
+        qual: (!qual.is_empty()).then_some(&*qual),
     };
     match expanded_function(db, f) {
         // The expansion is lowered; every range is mapped back to what the user wrote (a
@@ -186,10 +233,12 @@ pub fn global_inits(db: &dyn Db, file: SourceFile) -> Arc<FunctionIr> {
     let tree = parsed(db, file);
     let env = type_env(db, db.workspace());
     let lib = library_model(db, db.settings());
+    let qual = type_qualifiers(db, file);
     let ctx = LowerContext {
         env: &env,
         lib: &lib,
         unit: None,
+        qual: (!qual.is_empty()).then_some(&*qual),
     };
     Arc::new(ir::lower_global_inits(
         &tree.0,

@@ -9,6 +9,7 @@
 
 mod items;
 pub mod library;
+pub mod local_types;
 mod lower;
 mod print;
 mod repair;
@@ -35,6 +36,7 @@ pub(crate) fn lower_snippet(src: &str) -> (TypeEnv, Vec<FunctionIr>) {
         env: &items.env,
         lib: &lib,
         unit: None,
+        qual: None,
     };
     let irs = items
         .functions

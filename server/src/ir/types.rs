@@ -82,8 +82,8 @@ impl fmt::Display for Type {
                 }
                 Ok(())
             }
-            Type::Struct(s) => write!(f, "struct {s}"),
-            Type::Union(s) => write!(f, "union {s}"),
+            Type::Struct(s) => write!(f, "struct {}", super::local_types::unqualified(s)),
+            Type::Union(s) => write!(f, "union {}", super::local_types::unqualified(s)),
             Type::Function(sig) => {
                 write!(f, "{}(", sig.ret)?;
                 for (i, p) in sig.params.iter().enumerate() {
@@ -97,7 +97,7 @@ impl fmt::Display for Type {
                 }
                 write!(f, ")")
             }
-            Type::Named(n) => write!(f, "{n}"),
+            Type::Named(n) => write!(f, "{}", super::local_types::unqualified(n)),
         }
     }
 }

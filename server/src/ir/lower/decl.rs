@@ -76,7 +76,7 @@ impl Builder<'_> {
                     name.clone()
                 };
                 if storage == "static" {
-                    self.statics.push((global.clone(), ty.clone()));
+                    self.statics.push((global.clone(), self.ctx.qualify(&ty)));
                 }
                 if let Some(s) = self.scopes.last_mut() {
                     s.names.insert(name, Binding::Global(global, ty));

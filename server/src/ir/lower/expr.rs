@@ -2,7 +2,7 @@
 //! (block-scope typedefs and structs), rvalues, lvalues, and the static type of an expression.
 
 use super::cfg::Guard;
-use super::{Binding, Builder, resolve_sig};
+use super::{Binding, Builder};
 use crate::ir::types::{StructDef, Type, char_literal_value, parse_int_literal};
 use crate::ir::{BinOp, Expr, ExprId, ExprKind, LocalId, StmtKind, Symbol};
 use crate::syntax::TextRange;
@@ -11,6 +11,10 @@ use tree_sitter::Node;
 
 impl Builder<'_> {
     pub(super) fn expr(&mut self, kind: ExprKind, ty: Type) -> ExprId {
+        let ty = match self.ctx.qual {
+            Some(q) => q.qualify(&ty),
+            None => ty,
+        };
         self.exprs.intern(Expr { kind, ty })
     }
 
@@ -77,12 +81,11 @@ impl Builder<'_> {
 
     pub(super) fn struct_def(&self, ty: &Type) -> Option<StructDef> {
         let tag = ty.struct_tag()?;
-        self.local_structs
-            .iter()
-            .rev()
-            .find(|s| s.tag == tag)
-            .or_else(|| self.ctx.env.structs.get(tag))
-            .cloned()
+        if let Some(s) = self.local_structs.iter().rev().find(|s| s.tag == tag) {
+            return Some(s.clone());
+        }
+        let q = self.ctx.qualify(ty);
+        self.ctx.env.structs.get(q.struct_tag()?).cloned()
     }
 
     /// As `TypeEnv::field_type`: a member declared in several arms of an undecided `#if`
@@ -150,7 +153,8 @@ impl Builder<'_> {
                 }
             }
         }
-        let t = self.ctx.env.resolve(ty);
+        let ty = &self.ctx.qualify(ty);
+        let t = self.ctx.qualify(&self.ctx.env.resolve(ty));
         match (&t, ty) {
             (Type::Pointer(inner), _) if matches!(**inner, Type::Named(_)) => {
                 Type::pointer_to(self.resolve(inner))
@@ -440,7 +444,7 @@ impl Builder<'_> {
                     return self.value_at(a);
                 }
                 if let Some(sig) = self.ctx.env.functions.get(name).cloned() {
-                    let sig = resolve_sig(self.ctx.env, &sig);
+                    let sig = self.resolve_sig(&sig);
                     return self.expr(
                         ExprKind::Addr(Symbol::Function(name.to_string())),
                         Type::pointer_to(Type::Function(Box::new(sig))),
@@ -519,7 +523,7 @@ impl Builder<'_> {
                         if let Some(t) = self.ctx.env.globals.get(name) {
                             self.resolve(t)
                         } else if let Some(sig) = self.ctx.env.functions.get(name) {
-                            let sig = resolve_sig(self.ctx.env, sig);
+                            let sig = self.resolve_sig(sig);
                             Type::pointer_to(Type::Function(Box::new(sig)))
                         } else if name == "NULL" {
                             Type::pointer_to(Type::Void)
@@ -658,7 +662,7 @@ impl Builder<'_> {
                     Some(Binding::Global(g, ty)) => self.addr_of_global(&g, ty),
                     None => {
                         if let Some(sig) = self.ctx.env.functions.get(name).cloned() {
-                            let sig = resolve_sig(self.ctx.env, &sig);
+                            let sig = self.resolve_sig(&sig);
                             return self.expr(
                                 ExprKind::Addr(Symbol::Function(name.to_string())),
                                 Type::pointer_to(Type::Function(Box::new(sig))),

@@ -105,6 +105,19 @@ pub struct LowerContext<'a> {
     /// The translation unit's undecided `#if` conditions that keep one value in all its
     /// functions (see `unit_conds`); `None`: every `#if` is a choice of its own.
     pub unit: Option<&'a UnitConditions>,
+    /// The types this function's file defines for itself under a name other files define
+    /// differently (see `ir::local_types`): every type the lowering reads goes through it.
+    pub qual: Option<&'a crate::ir::local_types::TypeQualifiers>,
+}
+
+impl LowerContext<'_> {
+    /// `t` as the function's file names it (see `qual`).
+    pub(crate) fn qualify(&self, t: &Type) -> Type {
+        match self.qual {
+            Some(q) => q.qualify(t),
+            None => t.clone(),
+        }
+    }
 }
 
 /// Lower one function definition. Re-parses the function's own text so that the result depends
@@ -178,7 +191,7 @@ fn lower_text(
     b.repairs = prepared.repairs.clone();
     b.splits = splits;
     b.split_used = vec![false; splits.len()];
-    b.sig = resolve_sig(ctx.env, &source.sig);
+    b.sig = b.resolve_sig(&source.sig);
     let def = find_definition(tree.root_node());
     match def {
         Some(def) => {
@@ -238,11 +251,19 @@ pub fn lower_global_inits(
     b.finish()
 }
 
-fn resolve_sig(env: &TypeEnv, sig: &FnSig) -> FnSig {
-    FnSig {
-        ret: env.resolve(&sig.ret),
-        params: sig.params.iter().map(|p| env.resolve(p)).collect(),
-        variadic: sig.variadic,
+impl Builder<'_> {
+    /// A signature with its types resolved as this file names them.
+    fn resolve_sig(&self, sig: &FnSig) -> FnSig {
+        let env = self.ctx.env;
+        FnSig {
+            ret: self.ctx.qualify(&env.resolve(&self.ctx.qualify(&sig.ret))),
+            params: sig
+                .params
+                .iter()
+                .map(|p| self.ctx.qualify(&env.resolve(&self.ctx.qualify(p))))
+                .collect(),
+            variadic: sig.variadic,
+        }
     }
 }
 

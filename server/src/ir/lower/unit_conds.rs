@@ -214,6 +214,7 @@ mod tests {
             env: &items.env,
             lib: &lib,
             unit: Some(&unit),
+            qual: None,
         };
         let ir = crate::ir::lower_function(&items.functions[0].source, &ctx);
         ir.nodes

@@ -14,6 +14,7 @@ fn events_at(src: &str, func: &str, line: u32) -> Vec<String> {
         env: &items.env,
         lib: &lib,
         unit: None,
+        qual: None,
     };
     let item = items
         .functions
