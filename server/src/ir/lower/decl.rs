@@ -76,7 +76,8 @@ impl Builder<'_> {
                     name.clone()
                 };
                 if storage == "static" {
-                    self.statics.push((global.clone(), self.ctx.qualify(&ty)));
+                    self.statics
+                        .push((global.clone(), self.ctx.qualify(&ty).into_owned()));
                 }
                 if let Some(s) = self.scopes.last_mut() {
                     s.names.insert(name, Binding::Global(global, ty));

@@ -153,8 +153,12 @@ impl Builder<'_> {
                 }
             }
         }
-        let ty = &self.ctx.qualify(ty);
-        let t = self.ctx.qualify(&self.ctx.env.resolve(ty));
+        let ty: &Type = &self.ctx.qualify(ty);
+        let t = self.ctx.env.resolve(ty);
+        let t = match self.ctx.qual {
+            Some(q) => q.qualify(&t),
+            None => t,
+        };
         match (&t, ty) {
             (Type::Pointer(inner), _) if matches!(**inner, Type::Named(_)) => {
                 Type::pointer_to(self.resolve(inner))

@@ -111,11 +111,11 @@ pub struct LowerContext<'a> {
 }
 
 impl LowerContext<'_> {
-    /// `t` as the function's file names it (see `qual`).
-    pub(crate) fn qualify(&self, t: &Type) -> Type {
+    /// `t` as the function's file names it (see `qual`); borrowed when nothing changes.
+    pub(crate) fn qualify<'t>(&self, t: &'t Type) -> std::borrow::Cow<'t, Type> {
         match self.qual {
-            Some(q) => q.qualify(t),
-            None => t.clone(),
+            Some(q) => std::borrow::Cow::Owned(q.qualify(t)),
+            None => std::borrow::Cow::Borrowed(t),
         }
     }
 }
@@ -255,13 +255,13 @@ impl Builder<'_> {
     /// A signature with its types resolved as this file names them.
     fn resolve_sig(&self, sig: &FnSig) -> FnSig {
         let env = self.ctx.env;
+        let r = |t: &Type| {
+            let t = env.resolve(&self.ctx.qualify(t));
+            self.ctx.qualify(&t).into_owned()
+        };
         FnSig {
-            ret: self.ctx.qualify(&env.resolve(&self.ctx.qualify(&sig.ret))),
-            params: sig
-                .params
-                .iter()
-                .map(|p| self.ctx.qualify(&env.resolve(&self.ctx.qualify(p))))
-                .collect(),
+            ret: r(&sig.ret),
+            params: sig.params.iter().map(r).collect(),
             variadic: sig.variadic,
         }
     }

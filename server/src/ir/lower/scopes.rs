@@ -22,7 +22,10 @@ impl Builder<'_> {
         range: TextRange,
     ) -> LocalId {
         let id = LocalId(self.locals.len() as u32);
-        let ty = self.ctx.qualify(&ty);
+        let ty = match self.ctx.qual {
+            Some(q) => q.qualify(&ty),
+            None => ty,
+        };
         let address_taken = matches!(ty, Type::Array(..));
         self.locals.push(Local {
             name: name.to_string(),
