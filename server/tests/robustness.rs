@@ -32,8 +32,14 @@ const MB: usize = 1 << 20;
 
 // ---- harness ----------------------------------------------------------------------------
 
+/// One timed case at a time: `HANG_LIMIT` is a hang detector, and on the 2-core CI machine
+/// the cases that ran beside each other took each other's cores (every prefix of a valid
+/// file, 4 s alone, passed 20 s there).
+static TIMED: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Runs `f` on a fresh 2 MiB thread; re-raises its panic, fails if it runs past `HANG_LIMIT`.
 fn on_small_stack<T: Send + 'static>(name: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let _one_at_a_time = TIMED.lock().unwrap_or_else(|e| e.into_inner());
     let (tx, rx) = mpsc::channel();
     let handle = std::thread::Builder::new()
         .name(name.to_string())
