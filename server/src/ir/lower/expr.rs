@@ -11,10 +11,7 @@ use tree_sitter::Node;
 
 impl Builder<'_> {
     pub(super) fn expr(&mut self, kind: ExprKind, ty: Type) -> ExprId {
-        let ty = match self.ctx.qual {
-            Some(q) => q.qualify(&ty),
-            None => ty,
-        };
+        let ty = self.ctx.qualified(ty);
         self.exprs.intern(Expr { kind, ty })
     }
 
@@ -121,6 +118,48 @@ impl Builder<'_> {
         target.is_pointer_like() && target != own
     }
 
+    /// Whether `e` is a pointer moved by an untracked number of bytes (`(char *) p - off`)
+    /// and `target` a pointer to a struct that holds `e`'s pointee as a member, or to such a
+    /// member of `e`'s pointee: `container_of` and its converse.
+    fn moves_within_struct(&self, e: ExprId, target: &Type) -> bool {
+        let ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) = *self.exprs.kind(e) else {
+            return false;
+        };
+        let scalar = |x: ExprId| matches!(self.exprs.kind(x), ExprKind::Scalar);
+        if !(scalar(a) || scalar(b)) {
+            return false;
+        }
+        let (Type::Pointer(to), Type::Pointer(from)) = (
+            decayed(&self.resolve(target)),
+            decayed(&self.resolve(&self.ty(e))),
+        ) else {
+            return false;
+        };
+        let (to, from) = (self.resolve(&to), self.resolve(&from));
+        to != from && (self.embeds(&to, &from, 0) || self.embeds(&from, &to, 0))
+    }
+
+    /// Whether struct `outer` holds a value of type `inner` as a member (of a member, or an
+    /// element of an array member), through structs only: a union's members overlap.
+    fn embeds(&self, outer: &Type, inner: &Type, depth: u32) -> bool {
+        if depth > 4 || !matches!(outer, Type::Struct(_)) {
+            return false;
+        }
+        let Some(def) = self.struct_def(outer) else {
+            return false;
+        };
+        if def.is_union {
+            return false;
+        }
+        def.fields.iter().any(|f| {
+            let mut t = self.resolve(&f.ty);
+            while let Type::Array(e, _) = t {
+                t = self.resolve(&e);
+            }
+            t == *inner || self.embeds(&t, inner, depth + 1)
+        })
+    }
+
     /// `base ⊕ index` where base is a pointer or array address: the element address.
     pub(super) fn index_addr(&mut self, base: ExprId, index: ExprId) -> ExprId {
         let elem = elem_type(self.exprs.ty(base));
@@ -155,10 +194,7 @@ impl Builder<'_> {
         }
         let ty: &Type = &self.ctx.qualify(ty);
         let t = self.ctx.env.resolve(ty);
-        let t = match self.ctx.qual {
-            Some(q) => q.qualify(&t),
-            None => t,
-        };
+        let t = self.ctx.qualified(t);
         match (&t, ty) {
             (Type::Pointer(inner), _) if matches!(**inner, Type::Named(_)) => {
                 Type::pointer_to(self.resolve(inner))
@@ -359,6 +395,16 @@ impl Builder<'_> {
                 match n.child_by_field_name("value") {
                     Some(v) => {
                         let e = self.rvalue(v);
+                        if self.moves_within_struct(e, &target) {
+                            // `(struct item *)((char *) link - offsetof(struct item, link))`:
+                            // a new pointer, to the struct around the member (or to a member),
+                            // of the cast's type. Left with the member's type, the struct's
+                            // fields read through it would be the member type's, and the
+                            // types would have to share memory (one collapsed class for
+                            // every struct linked into an intrusive list).
+                            let kind = self.exprs.kind(e).clone();
+                            return self.expr(kind, target);
+                        }
                         if *self.exprs.ty(e) == Type::Unknown && target != Type::Unknown {
                             // Re-type a value we knew nothing about: the cast is the best
                             // information there is.

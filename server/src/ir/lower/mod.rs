@@ -118,6 +118,14 @@ impl LowerContext<'_> {
             None => std::borrow::Cow::Borrowed(t),
         }
     }
+
+    /// As `qualify`, for a type the caller owns.
+    pub(crate) fn qualified(&self, t: Type) -> Type {
+        match self.qual {
+            Some(q) => q.qualify(&t),
+            None => t,
+        }
+    }
 }
 
 /// Lower one function definition. Re-parses the function's own text so that the result depends

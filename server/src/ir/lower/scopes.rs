@@ -22,10 +22,7 @@ impl Builder<'_> {
         range: TextRange,
     ) -> LocalId {
         let id = LocalId(self.locals.len() as u32);
-        let ty = match self.ctx.qual {
-            Some(q) => q.qualify(&ty),
-            None => ty,
-        };
+        let ty = self.ctx.qualified(ty);
         let address_taken = matches!(ty, Type::Array(..));
         self.locals.push(Local {
             name: name.to_string(),
