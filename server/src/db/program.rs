@@ -84,6 +84,13 @@ pub fn fresh_values<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<probe::FreshV
     Arc::new(probe::sites::fresh_values(&ir, &fresh_call))
 }
 
+/// Per statement, the pointer values it dereferences (a pass over the body, shared by all
+/// probes).
+#[salsa::tracked(returns(clone))]
+pub fn dereferenced_values<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<probe::Derefs>> {
+    Arc::new(probe::dereferenced_values(&body(db, f)))
+}
+
 /// The parameters a function frees on every path that returns unless they are NULL (a pass
 /// over its body, shared by all probes).
 #[salsa::tracked(returns(clone))]
@@ -155,6 +162,12 @@ impl probe::Program for DbProgram<'_> {
     fn unescaped_locals(&self, f: FuncId) -> Arc<Vec<crate::ir::LocalId>> {
         match self.funcs.get(f as usize) {
             Some(g) => unescaped_locals(self.db, *g),
+            None => Arc::new(vec![]),
+        }
+    }
+    fn dereferenced_values(&self, f: FuncId) -> Arc<Vec<probe::Derefs>> {
+        match self.funcs.get(f as usize) {
+            Some(g) => dereferenced_values(self.db, *g),
             None => Arc::new(vec![]),
         }
     }

@@ -52,10 +52,10 @@ use crate::regions::RegionSet;
 use frames::FootprintPoint;
 use mapping::Contexts;
 use rustc_hash::FxHashMap;
-use smallvec::SmallVec;
 use std::sync::Arc;
 use verdict::VerdictState;
 use worklist::Worklist;
+pub use worklist::dereferenced_values;
 
 /// A calling context of Figure 8: the probe's own frames are in `Ctx::BASE`; every other
 /// context is a callee entered by Map with one fact (see `ContextKey`).
@@ -113,7 +113,7 @@ struct Caches {
     descents: FxHashMap<FuncId, Option<Arc<super::sites::Descent>>>,
     /// Per statement of a function, the pointer values it dereferences (see
     /// `worklist::dereferenced_values`).
-    derefs: FxHashMap<FuncId, Arc<Vec<SmallVec<[crate::ir::ExprId; 2]>>>>,
+    derefs: FxHashMap<FuncId, Arc<Vec<crate::probe::Derefs>>>,
     /// The footprint of each pure-descent function, if it holds (see `footprint`).
     footprints: FxHashMap<FuncId, Option<Arc<Footprint>>>,
     /// Address-taken locals whose address never reaches memory (`Program::unescaped_locals`).

@@ -18,7 +18,6 @@ use crate::regions::RegionSet;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::collections::VecDeque;
-use std::sync::Arc;
 
 /// Separated facts kept at one program point before facts with the same hit regions merge
 /// regardless of their constraints (keeps loops finite).
@@ -1002,8 +1001,7 @@ impl<'p> Engine<'p> {
         let derefs = match self.caches.derefs.get(&func) {
             Some(d) => d.clone(),
             None => {
-                let b = self.body(func);
-                let d = Arc::new(dereferenced_values(&b));
+                let d = self.prog.dereferenced_values(func);
                 self.caches.derefs.insert(func, d.clone());
                 d
             }
@@ -1096,7 +1094,7 @@ const MAX_NONNULL_CONSTRAINTS: usize = 6;
 /// or the location an assignment, allocation or call result writes), the pointer `a` is
 /// computed from once member offsets (`p->f.g`) and indexing (`p[i]`) are taken off, when
 /// that is a value loaded from memory or a variable (not the address of a variable).
-pub(super) fn dereferenced_values(b: &FunctionIr) -> Vec<SmallVec<[ExprId; 2]>> {
+pub fn dereferenced_values(b: &FunctionIr) -> Vec<crate::probe::Derefs> {
     fn base(b: &FunctionIr, mut a: ExprId) -> Option<ExprId> {
         loop {
             match b.exprs.kind(a) {
