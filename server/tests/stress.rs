@@ -321,8 +321,8 @@ fn peak_rss(pid: u32) -> Option<u64> {
 
 /// `reductio check --format json --all FILE`, killed after `limit`.
 /// One CLI run at a time: each is timed against its limit, and two pathological inputs
-/// analysed at once on a 2-core CI machine took each other's cores (the 20,000-case switch
-/// passed 120 s only that way; alone it takes 15–25 s).
+/// analysed at once on a 2-core CI machine took each other's cores (the 20,000-case switch,
+/// then 15–25 s alone, passed 120 s only that way; about 2 s since session 29).
 static CLI_RUNS: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn check_cli(path: &Path, limit: Duration) -> Run {
