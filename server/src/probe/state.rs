@@ -732,16 +732,133 @@ fn expr_size(a: &Arena, e: E) -> u32 {
     }
 }
 
+/// What a constraint `e rel k` says, with the known numbers of `e` moved to `k`.
+enum Shifted {
+    /// `e` is this number: the constraint is true or false.
+    Const(i64),
+    /// `base rel k'`, with `k'` the new constant (`None`: no shift).
+    On(E, Option<(Rel, i64)>),
+}
+
+/// An integer expression as a base plus a known number: `i + 1 >= 128` is `i >= 127`,
+/// `n - 2 + 1 == 0` is `n == 1`, and a difference of two such terms is the difference of
+/// their bases (`cap - (size + 1) < 0` is `cap - size < 1`, oriented as `cond` orients it,
+/// the smaller id first; `size - (size + 1)` is `-1`). Pointers are left whole (their steps
+/// count elements, not units), and so are offsets past ±2³² (a loop counter's step, not a
+/// hash's mixing).
+fn shift(a: &mut Arena, c: &Constraint) -> Shifted {
+    const LIMIT: i64 = 1 << 32;
+    let small = |v: i64| (-LIMIT..=LIMIT).contains(&v);
+    let e = c.e;
+    if a.ty(e).is_pointer_like() || matches!(a.kind(e), EKind::Int(_)) {
+        return Shifted::On(e, None);
+    }
+    let (base, k) = a.offset_of(e);
+    let Some(base) = base else {
+        return if small(k) {
+            Shifted::Const(k)
+        } else {
+            Shifted::On(e, None)
+        };
+    };
+    if !small(k) || a.ty(base).is_pointer_like() {
+        return Shifted::On(e, None);
+    }
+    let (mut base, mut off, mut rel) = (base, k, c.rel);
+    if let EKind::Bin(crate::ir::BinOp::Sub, x, y) = *a.kind(base)
+        && !a.ty(x).is_pointer_like()
+        && !a.ty(y).is_pointer_like()
+    {
+        let ((xb, xk), (yb, yk)) = (a.offset_of(x), a.offset_of(y));
+        let d = xk.checked_sub(yk).and_then(|d| d.checked_add(off));
+        match (xb, yb, d) {
+            (Some(xb), Some(yb), Some(d)) if small(d) && small(xk) && small(yk) => {
+                if xb == yb {
+                    // Not for `<number>`/`<unknown>`: every occurrence may be another value.
+                    if mentions_unknown_value(a, xb) {
+                        return Shifted::On(e, None);
+                    }
+                    return Shifted::Const(d);
+                }
+                if xb.0 < yb.0 {
+                    if xk != 0 || yk != 0 {
+                        base = a.mk(
+                            EKind::Bin(crate::ir::BinOp::Sub, xb, yb),
+                            &crate::ir::Type::Int,
+                        );
+                    }
+                    off = d;
+                } else {
+                    // `x - y rel k` is `y - x rel' -k`.
+                    base = a.mk(
+                        EKind::Bin(crate::ir::BinOp::Sub, yb, xb),
+                        &crate::ir::Type::Int,
+                    );
+                    off = -d;
+                    rel = rel.flip();
+                    let Some(k) = c.k.checked_neg().and_then(|k| k.checked_sub(off)) else {
+                        return Shifted::On(e, None);
+                    };
+                    return Shifted::On(base, Some((rel, k)));
+                }
+            }
+            // `k - y rel c` is `y rel' k - c`: a constant minus a value (`0 - count`, after
+            // `i = 0` in `i - count`).
+            (None, Some(yb), Some(d)) if small(d) && small(yk) => {
+                let Some(k) = d.checked_sub(c.k) else {
+                    return Shifted::On(e, None);
+                };
+                return Shifted::On(yb, Some((rel.flip(), k)));
+            }
+            _ => {}
+        }
+    }
+    if base == e {
+        return Shifted::On(e, None);
+    }
+    match c.k.checked_sub(off) {
+        Some(k) => Shifted::On(base, Some((rel, k))),
+        None => Shifted::On(e, None),
+    }
+}
+
 /// Whether the constraints on some expression cannot hold together (integer intervals,
-/// equalities and disequalities; a hit expression is a non-null pointer).
-fn constraints_unsat(a: &Arena, f: &Fact) -> bool {
+/// equalities and disequalities; a hit expression is a non-null pointer). Known numbers
+/// move to the constant first (`shift`): past `i++` a loop's exit test and the test before
+/// it are on one variable again, and `i < 128`, `i + 1 >= 128`, `i + 1 != 128` contradict
+/// each other.
+fn constraints_unsat(a: &mut Arena, f: &Fact) -> bool {
+    let mut shifted: SmallVec<[Constraint; 8]> = SmallVec::new();
+    let mut any = false;
+    for c in &f.constraints {
+        match shift(a, c) {
+            Shifted::Const(v) => {
+                if !c.rel.eval(v, c.k) {
+                    return true;
+                }
+                any = true;
+            }
+            Shifted::On(_, None) => shifted.push(*c),
+            Shifted::On(e, Some((rel, k))) => {
+                shifted.push(Constraint { e, rel, k });
+                any = true;
+            }
+        }
+    }
+    let cs: &[Constraint] = if any {
+        shifted.sort_unstable();
+        shifted.dedup();
+        &shifted
+    } else {
+        &f.constraints
+    };
     let mut i = 0;
-    while i < f.constraints.len() {
-        let e = f.constraints[i].e;
+    while i < cs.len() {
+        let e = cs[i].e;
         if mentions_unknown_value(a, e) {
             // `<number>` and `<unknown>` stand for any value, each occurrence its own (two
             // calls' results are one node of the arena): constraints on them decide nothing.
-            while i < f.constraints.len() && f.constraints[i].e == e {
+            while i < cs.len() && cs[i].e == e {
                 i += 1;
             }
             continue;
@@ -757,14 +874,14 @@ fn constraints_unsat(a: &Arena, f: &Fact) -> bool {
         }
         if let EKind::Int(v) = a.kind(e) {
             // A constant compared with a constant: just evaluate.
-            for c in f.constraints.iter().filter(|c| c.e == e) {
+            for c in cs.iter().filter(|c| c.e == e) {
                 if !c.rel.eval(*v, c.k) {
                     return true;
                 }
             }
         }
-        while i < f.constraints.len() && f.constraints[i].e == e {
-            let c = f.constraints[i];
+        while i < cs.len() && cs[i].e == e {
+            let c = cs[i];
             match c.rel {
                 Rel::Eq => {
                     if eq.is_some_and(|x| x != c.k) {
@@ -1037,6 +1154,42 @@ mod tests {
         assert!(
             infeasible(&mut a, &eq),
             "equal values, one hits and one misses"
+        );
+    }
+
+    #[test]
+    fn constraints_on_a_value_plus_a_number_are_constraints_on_the_value() {
+        let prog = SnippetProgram::new(SRC);
+        let mut a = Arena::new(prog.env(), prog.classes());
+        let Exprs { x, n, .. } = exprs(&prog, &mut a);
+        let s = regions(&mut a, x);
+        let int = crate::ir::Type::Int;
+        let one = a.int(1);
+        let zero = a.int(0);
+        let n1 = a.mk(EKind::Bin(crate::ir::BinOp::Add, n, one), &int);
+        let neg = a.mk(EKind::Bin(crate::ir::BinOp::Sub, zero, n), &int);
+        let num = a.mk(EKind::Num, &int);
+        let num1 = a.mk(EKind::Bin(crate::ir::BinOp::Add, num, one), &int);
+        let fact = |cs: &[(E, Rel, i64)]| {
+            let mut f = Fact::new(s.clone(), [], []);
+            f.constraints
+                .extend(cs.iter().map(|&(e, rel, k)| Constraint { e, rel, k }));
+            f.normalize();
+            f
+        };
+        // `i < 128`, then `i++` and the exit test `i >= 128`: `i` was 127.
+        let exit = [(n, Rel::Lt, 128), (n1, Rel::Ge, 128)];
+        assert!(!infeasible(&mut a, &fact(&exit)));
+        let mut past = exit.to_vec();
+        past.push((n1, Rel::Ne, 128));
+        assert!(infeasible(&mut a, &fact(&past)), "`i + 1` is 128");
+        assert!(
+            infeasible(&mut a, &fact(&[(n, Rel::Gt, 0), (neg, Rel::Ge, 0)])),
+            "`0 - n >= 0` is `n <= 0`"
+        );
+        assert!(
+            !infeasible(&mut a, &fact(&[(num, Rel::Lt, 0), (num1, Rel::Gt, 5)])),
+            "two `<number>`s are two values"
         );
     }
 
