@@ -148,6 +148,19 @@ impl<'p> Arena<'p> {
         &self.nodes[e.0 as usize].kind
     }
 
+    /// `l - r` as the engine keeps the difference of two integer values: the operand with the
+    /// smaller id first, so that a test and its opposite (`a->capacity > a->size`, then
+    /// `a->size >= a->capacity`) constrain one expression. `true` when the operands were
+    /// swapped: a constraint `l - r rel k` is then `diff rel.flip() -k`.
+    pub fn ordered_difference(&mut self, l: E, r: E) -> (E, bool) {
+        let (a, b, swapped) = if l.0 < r.0 {
+            (l, r, false)
+        } else {
+            (r, l, true)
+        };
+        (self.mk(EKind::Bin(BinOp::Sub, a, b), &Type::Int), swapped)
+    }
+
     /// `e` as a value plus a known offset: `x + 3` is `(x, 3)`, `x - 1` is `(x, -1)`, `5` is
     /// `(None, 5)`, anything else is `(e, 0)`.
     pub fn offset_of(&self, e: E) -> (Option<E>, i64) {

@@ -774,32 +774,26 @@ fn shift(a: &mut Arena, c: &Constraint) -> Shifted {
         match (xb, yb, d) {
             (Some(xb), Some(yb), Some(d)) if small(d) && small(xk) && small(yk) => {
                 if xb == yb {
-                    // Not for `<number>`/`<unknown>`: every occurrence may be another value.
-                    if mentions_unknown_value(a, xb) {
-                        return Shifted::On(e, None);
-                    }
-                    return Shifted::Const(d);
+                    // `Arena::mk` folds a difference of two offsets from one value into its
+                    // number when the node is made; one that is still here is over
+                    // `<number>`/`<unknown>`, whose occurrences may be different values.
+                    return Shifted::On(e, None);
                 }
-                if xb.0 < yb.0 {
-                    if xk != 0 || yk != 0 {
-                        base = a.mk(
-                            EKind::Bin(crate::ir::BinOp::Sub, xb, yb),
-                            &crate::ir::Type::Int,
-                        );
-                    }
+                if xk == 0 && yk == 0 && xb.0 < yb.0 {
+                    // Already `xb - yb`, in `cond`'s order.
                     off = d;
                 } else {
-                    // `x - y rel k` is `y - x rel' -k`.
-                    base = a.mk(
-                        EKind::Bin(crate::ir::BinOp::Sub, yb, xb),
-                        &crate::ir::Type::Int,
-                    );
-                    off = -d;
-                    rel = rel.flip();
-                    let Some(k) = c.k.checked_neg().and_then(|k| k.checked_sub(off)) else {
-                        return Shifted::On(e, None);
-                    };
-                    return Shifted::On(base, Some((rel, k)));
+                    let (diff, swapped) = a.ordered_difference(xb, yb);
+                    base = diff;
+                    off = d;
+                    if swapped {
+                        // `x - y rel k` is `y - x rel' -k`.
+                        rel = rel.flip();
+                        let Some(k) = c.k.checked_neg().and_then(|k| k.checked_add(off)) else {
+                            return Shifted::On(e, None);
+                        };
+                        return Shifted::On(base, Some((rel, k)));
+                    }
                 }
             }
             // `k - y rel c` is `y rel' k - c`: a constant minus a value (`0 - count`, after

@@ -588,17 +588,16 @@ impl<'p> Engine<'p> {
                     (self.arena.offset_of(l), self.arena.offset_of(r))
                     && lb != rb
                     && let Some(k) = rk.checked_sub(lk)
-                    && let Some((a, b, rel, k)) = if lb.0 < rb.0 {
-                        Some((lb, rb, rel, k))
-                    } else {
-                        k.checked_neg().map(|k| (rb, lb, rel.flip(), k))
-                    }
                 {
-                    let diff = self.arena.mk(
-                        EKind::Bin(crate::ir::BinOp::Sub, a, b),
-                        &crate::ir::Type::Int,
-                    );
-                    f.constraints.push(Constraint { e: diff, rel, k })
+                    let (diff, swapped) = self.arena.ordered_difference(lb, rb);
+                    let oriented = if swapped {
+                        k.checked_neg().map(|k| (rel.flip(), k))
+                    } else {
+                        Some((rel, k))
+                    };
+                    if let Some((rel, k)) = oriented {
+                        f.constraints.push(Constraint { e: diff, rel, k })
+                    }
                 }
             }
             _ => {
