@@ -107,9 +107,10 @@ fn model_facts(db: &dyn Db, name: &str) -> Vec<Fact> {
             } => fact(
                 "allocator",
                 format!(
-                    "stores fresh memory through its argument {}{}; on failure returns {failure} and stores nothing",
+                    "stores fresh memory through its argument {}{}; on failure returns {} and stores nothing",
                     arg + 1,
-                    success.map(|s| format!(" and returns {s}")).unwrap_or_default()
+                    success.map(|s| format!(" and returns {s}")).unwrap_or_default(),
+                    failure.map_or_else(|| "a nonzero code".to_string(), |f| f.to_string())
                 ),
                 reason,
             ),

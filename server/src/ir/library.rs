@@ -25,12 +25,13 @@ pub enum AllocKind {
     /// NULL and the old block is untouched (`realloc`).
     Realloc { ptr_arg: u32 },
     /// Stores fresh memory through pointer argument `arg` and returns `success`; on failure
-    /// returns `failure` and stores nothing (`posix_memalign`, `asprintf`). `None` means a
-    /// value we do not track.
+    /// returns `failure` and stores nothing (`posix_memalign`, `asprintf`). A `success` of
+    /// `None` is a value we do not track; a `failure` of `None` is a nonzero value we do not
+    /// track (`getaddrinfo`'s `EAI_*` codes).
     OutParam {
         arg: u32,
         success: Option<i64>,
-        failure: i64,
+        failure: Option<i64>,
     },
     /// Reallocates the block `*arg` points to, or allocates one when it is NULL, and stores the
     /// result back through `arg`; writes a count through `size_arg`; returns a count or -1
@@ -91,7 +92,7 @@ impl LibraryModel {
             AllocKind::OutParam {
                 arg: 0,
                 success: Some(0),
-                failure: 12, // ENOMEM
+                failure: Some(12), // ENOMEM
             },
         );
         for name in ["asprintf", "vasprintf"] {
@@ -100,10 +101,29 @@ impl LibraryModel {
                 AllocKind::OutParam {
                     arg: 0,
                     success: None,
-                    failure: -1,
+                    failure: Some(-1),
                 },
             );
         }
+        // Lists the C library builds for its caller, released by their own function:
+        // `getaddrinfo(node, service, hints, &res)` returns 0 and stores the list in `*res`,
+        // or an `EAI_*` code (nonzero) and stores nothing; `getifaddrs(&ifap)` returns 0 or -1.
+        allocators.insert(
+            "getaddrinfo".into(),
+            AllocKind::OutParam {
+                arg: 3,
+                success: Some(0),
+                failure: None,
+            },
+        );
+        allocators.insert(
+            "getifaddrs".into(),
+            AllocKind::OutParam {
+                arg: 0,
+                success: Some(0),
+                failure: Some(-1),
+            },
+        );
         for name in ["getline", "getdelim"] {
             allocators.insert(
                 name.to_string(),
@@ -119,7 +139,13 @@ impl LibraryModel {
         // mallocs, which LeakSanitizer reports when it is lost), `opendir`'s `DIR`, `popen`'s
         // stream. A function declared `__attribute__((malloc))` that returns one (freerdp's
         // `winpr_fopen`) is released by these.
-        for name in ["fclose", "closedir", "pclose"] {
+        for name in [
+            "fclose",
+            "closedir",
+            "pclose",
+            "freeaddrinfo",
+            "freeifaddrs",
+        ] {
             deallocators.insert(name.to_string(), 0);
         }
         LibraryModel {
@@ -311,7 +337,7 @@ pub fn known_function(name: &str) -> Option<Known> {
         | "setlocale" | "localeconv" | "__errno_location" | "getpwnam" | "getpwuid"
         | "getgrnam" | "getgrgid" | "gethostbyname" | "inet_ntoa" | "ttyname" | "dlerror"
         | "nl_langinfo" | "strsignal" | "getlogin" | "tmpnam" | "dlsym" | "dlopen" | "readdir"
-        | "fopen" | "fdopen" | "freopen" | "popen" | "tmpfile" | "opendir" => {
+        | "gai_strerror" | "fopen" | "fdopen" | "freopen" | "popen" | "tmpfile" | "opendir" => {
             known(StaticMemory, &[])
         }
         "sprintf" | "snprintf" | "vsprintf" | "vsnprintf" | "fgets" | "fread" | "bzero"
@@ -407,12 +433,37 @@ pub fn is_noreturn(name: &str) -> bool {
 
 /// The value of a constant the C library's headers define, which the analysis does not parse:
 /// the `<errno.h>` codes (Linux's values; every one is positive, which is what `return
-/// -EINVAL;` and `if (rc < 0)` depend on), `EOF`, `EXIT_SUCCESS` and `EXIT_FAILURE`. Read only
-/// for a name the workspace does not define.
+/// -EINVAL;` and `if (rc < 0)` depend on), `<netdb.h>`'s `EAI_*` codes (glibc's values; every
+/// one is nonzero, which is what `if (rc == EAI_AGAIN)` after a `getaddrinfo` that returns 0 on
+/// success depends on), `EOF`, `EXIT_SUCCESS` and `EXIT_FAILURE`. Read only for a name the
+/// workspace does not define.
 /// Whether the C library allocator `name` returns zeroed memory (`calloc`): every read of
 /// the new block is 0 until something is stored.
 pub fn zeroes_memory(name: &str) -> bool {
     name == "calloc"
+}
+
+/// Whether the C library allocator `name` returns a block nothing has stored into: zero bytes
+/// (`calloc`), indeterminate bytes (`malloc`) or a copy of characters (`strdup`), so no
+/// location of it holds a reference when it is handed out. Not `realloc` (it copies the old
+/// block, pointers included), `getline` (it reallocates), nor a configured allocator (a pool's
+/// `obj_new` may return an object already initialised, a list head pointing to itself).
+pub fn fresh_contents(name: &str) -> bool {
+    matches!(
+        name,
+        "malloc"
+            | "calloc"
+            | "aligned_alloc"
+            | "memalign"
+            | "valloc"
+            | "pvalloc"
+            | "strdup"
+            | "strndup"
+            | "wcsdup"
+            | "posix_memalign"
+            | "asprintf"
+            | "vasprintf"
+    )
 }
 
 pub fn known_constant(name: &str) -> Option<i64> {
@@ -513,10 +564,29 @@ pub fn known_constant(name: &str) -> Option<i64> {
         ("ENOMEDIUM", 123),
         ("EMEDIUMTYPE", 124),
     ];
+    // `<netdb.h>`'s `getaddrinfo` codes as glibc numbers them (all nonzero on every system).
+    const EAI: &[(&str, i64)] = &[
+        ("EAI_BADFLAGS", -1),
+        ("EAI_NONAME", -2),
+        ("EAI_AGAIN", -3),
+        ("EAI_FAIL", -4),
+        ("EAI_NODATA", -5),
+        ("EAI_FAMILY", -6),
+        ("EAI_SOCKTYPE", -7),
+        ("EAI_SERVICE", -8),
+        ("EAI_ADDRFAMILY", -9),
+        ("EAI_MEMORY", -10),
+        ("EAI_SYSTEM", -11),
+        ("EAI_OVERFLOW", -12),
+    ];
     match name {
         "EOF" => Some(-1),
         "EXIT_SUCCESS" => Some(0),
         "EXIT_FAILURE" => Some(1),
-        _ => ERRNO.iter().find(|(n, _)| *n == name).map(|(_, v)| *v),
+        _ => ERRNO
+            .iter()
+            .chain(EAI)
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v),
     }
 }

@@ -499,8 +499,27 @@ impl Builder<'_> {
                 self.jump_to(join);
                 self.cur = Some(from);
                 if let Some(d) = dest {
-                    let v = self.int(failure);
-                    self.emit(StmtKind::Assign { addr: d, value: v }, range);
+                    match failure {
+                        Some(code) => {
+                            let v = self.int(code);
+                            self.emit(StmtKind::Assign { addr: d, value: v }, range);
+                        }
+                        None => {
+                            // A code we do not track, but never 0 (the success value).
+                            let v = self.scalar();
+                            self.emit(StmtKind::Assign { addr: d, value: v }, range);
+                            let result = self.deref(d);
+                            let zero = self.int(0);
+                            self.emit(
+                                StmtKind::Cond {
+                                    lhs: result,
+                                    op: CmpOp::Ne,
+                                    rhs: zero,
+                                },
+                                range,
+                            );
+                        }
+                    }
                 } else {
                     // Keep the failure path a distinct edge even with no result to store.
                     self.emit(StmtKind::Nop, range);

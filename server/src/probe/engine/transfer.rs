@@ -474,10 +474,15 @@ impl<'p> Engine<'p> {
         Some(f)
     }
 
-    /// `*e0 ← alloc`.
-    pub(super) fn alloc(&mut self, d: &Fact, e0: E) -> AllocResult {
+    /// `*e0 ← alloc`. `fresh_contents`: the allocator hands out memory nothing was stored in
+    /// (the C library's `malloc`, `calloc`, `strdup`…; not `realloc`, which copies the old
+    /// block, nor a configured allocator, which may initialise what it returns).
+    pub(super) fn alloc(&mut self, d: &Fact, e0: E, fresh_contents: bool) -> AllocResult {
         let w = self.arena.pt(e0);
         let target = self.arena.deref(e0);
+        if fresh_contents && self.disjoint(e0, &w) && self.reads_new_block(d, target) {
+            return AllocResult::Contradiction;
+        }
         let unaliased_hit = d
             .hits
             .clone()
@@ -615,6 +620,19 @@ impl<'p> Engine<'p> {
         }
         f.normalize();
         self.finish_fact(f)
+    }
+
+    /// Whether a hit of `d` reads the block just handed out (`target`, `*e0` right after
+    /// `*e0 ← alloc`): a location of a block nobody has stored into yet holds no reference
+    /// (zero bytes, or an indeterminate value no defined run uses as one), and a pointer read
+    /// from it is no base of one. The hit `p->next->next` before the cursor step
+    /// `p->next = malloc(…); p = p->next;` of a list built in a loop (the new node's own
+    /// `next` field holding the cell) is refuted here.
+    fn reads_new_block(&mut self, d: &Fact, target: E) -> bool {
+        d.hits
+            .clone()
+            .into_iter()
+            .any(|h| self.zero_reads(h, target, Zeroed::Block) != h)
     }
 
     /// Before `*e0 ← calloc(…)` (backwards): the new block's memory is all zero bytes, so

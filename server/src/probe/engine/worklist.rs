@@ -389,7 +389,8 @@ impl<'p> Engine<'p> {
                 } else {
                     d
                 };
-                match self.alloc(&d, e0) {
+                let fresh = crate::ir::library::fresh_contents(&site.allocator);
+                match self.alloc(&d, e0, fresh) {
                     AllocResult::Contradiction => {
                         let t = self.stmt_text(func, node);
                         self.refute(func, node, format!("`{t}` contradicts it"));
