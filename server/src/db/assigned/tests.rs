@@ -274,6 +274,11 @@ fn every_fixture_leak_is_named_at_its_allocation() {
              follows locals and hands over to the field's probes at the store",
         ),
         (
+            "idioms/list-cursor-leak.c:55 p->next",
+            "allocated straight into a field and lost when the field is overwritten by a second \
+             allocation (as above)",
+        ),
+        (
             "idioms/fatal-path-mod-leak.c:298 c->buf",
             "stored into a field from a local and lost when the field is overwritten (as above)",
         ),
