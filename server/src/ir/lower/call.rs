@@ -397,6 +397,11 @@ impl Builder<'_> {
         {
             return;
         }
+        self.assume_nonzero(d, range);
+    }
+
+    /// `*d != 0` holds from here on this path (an assumption, not a branch).
+    fn assume_nonzero(&mut self, d: ExprId, range: TextRange) {
         let result = self.deref(d);
         let zero = self.int(0);
         self.emit(
@@ -508,16 +513,7 @@ impl Builder<'_> {
                             // A code we do not track, but never 0 (the success value).
                             let v = self.scalar();
                             self.emit(StmtKind::Assign { addr: d, value: v }, range);
-                            let result = self.deref(d);
-                            let zero = self.int(0);
-                            self.emit(
-                                StmtKind::Cond {
-                                    lhs: result,
-                                    op: CmpOp::Ne,
-                                    rhs: zero,
-                                },
-                                range,
-                            );
+                            self.assume_nonzero(d, range);
                         }
                     }
                 } else {

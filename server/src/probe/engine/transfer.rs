@@ -480,7 +480,8 @@ impl<'p> Engine<'p> {
     pub(super) fn alloc(&mut self, d: &Fact, e0: E, fresh_contents: bool) -> AllocResult {
         let w = self.arena.pt(e0);
         let target = self.arena.deref(e0);
-        if fresh_contents && self.disjoint(e0, &w) && self.reads_new_block(d, target) {
+        let e0_disjoint = self.disjoint(e0, &w);
+        if fresh_contents && e0_disjoint && self.reads_new_block(d, target) {
             return AllocResult::Contradiction;
         }
         let unaliased_hit = d
@@ -491,7 +492,6 @@ impl<'p> Engine<'p> {
                 EKind::Deref(x) => !self.arena.pt(x).intersects(&w),
                 _ => false,
             });
-        let e0_disjoint = self.disjoint(e0, &w);
         if unaliased_hit && d.is_hit(target) && e0_disjoint {
             return AllocResult::Contradiction;
         }
