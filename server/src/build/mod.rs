@@ -22,6 +22,7 @@
 pub mod attributes;
 pub mod compile_db;
 pub mod cond;
+pub mod decorations;
 pub mod directive;
 pub mod expand;
 pub mod includes;
@@ -38,6 +39,7 @@ pub use compile_db::{CompileDb, CompileDbError, CompileFlags, IncludeDir, Includ
 pub use cond::{
     CondArm, CondGroup, Live, Truth, conditional_groups, inactive_ranges, mask_inactive,
 };
+pub use decorations::decoration_ranges;
 pub use expand::{Budget, Expanded, Segment, expand};
 pub use includes::{
     FileSource, FsSource, HeaderIndex, IncludeResolver, IncludeSpec, MapSource, SkipReason,

@@ -266,6 +266,38 @@ pub fn live_text(db: &dyn Db, file: SourceFile) -> Option<Arc<str>> {
     ))
 }
 
+/// The text tree-sitter parses for `file`: its live text with each invocation of a decoration
+/// macro (one that expands to nothing or only to attributes, `build::decorations`) blanked,
+/// same length and lines; `None` when that is the file's own text. A function head decorated
+/// by such macros (`ATTR_NONNULL⏎static inline bool String_startsWith(…)`) then parses as the
+/// compiler sees it. The attributes themselves are read from [`expanded_declarations`], which
+/// starts from the live text, not from this one.
+#[salsa::tracked(returns(clone))]
+pub fn parse_text(db: &dyn Db, file: SourceFile) -> Option<Arc<str>> {
+    let live = live_text(db, file);
+    let table = macro_table(db, file);
+    let base: &str = match &live {
+        Some(t) => t,
+        None => file.text(db).as_str(),
+    };
+    let ranges = build::decoration_ranges(base, &table);
+    if ranges.is_empty() {
+        return live;
+    }
+    let mut bytes = base.as_bytes().to_vec();
+    for r in ranges {
+        for b in &mut bytes[r.start.min(base.len())..r.end.min(base.len())] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+    }
+    Some(match String::from_utf8(bytes) {
+        Ok(s) => Arc::from(s),
+        Err(_) => return live,
+    })
+}
+
 /// The function's text with the macros of its translation unit expanded, and the map back to
 /// what the user wrote; `None` when no macro is used in it.
 #[salsa::tracked(returns(clone))]

@@ -3,7 +3,7 @@
 //! IR (with and without source ranges), plus the pseudo-function of a file's global
 //! initializers.
 
-use super::build::{declared_attributes, expanded_function, live_text, program_files};
+use super::build::{declared_attributes, expanded_function, parse_text, program_files};
 use super::database::Db;
 use super::inputs::{Settings, SourceFile, Workspace};
 use crate::ir::{self, FileItems, FunctionIr, FunctionSource, LibraryModel, LowerContext, TypeEnv};
@@ -27,13 +27,13 @@ pub struct Function<'db> {
     pub start: u32,
 }
 
-/// The tree of the file's live text ([`live_text`]: the text with the `#if` arms the build
-/// model decided dead blanked, same offsets). The editor's incremental tree is used when
-/// nothing is blanked.
+/// The tree of the file's parse text ([`parse_text`]: the text with the `#if` arms the build
+/// model decided dead and the decoration macros' invocations blanked, same offsets). The
+/// editor's incremental tree is used when nothing is blanked.
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn parsed(db: &dyn Db, file: SourceFile) -> SyntaxTree {
     db.record(format!("parse {}", file.path(db).display()));
-    if let Some(live) = live_text(db, file) {
+    if let Some(live) = parse_text(db, file) {
         return SyntaxTree(db.parse_live(file, &live));
     }
     match file.tree(db) {
@@ -47,7 +47,7 @@ pub fn parsed(db: &dyn Db, file: SourceFile) -> SyntaxTree {
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn file_syntax_items(db: &dyn Db, file: SourceFile) -> Arc<FileItems> {
     let tree = parsed(db, file);
-    match live_text(db, file) {
+    match parse_text(db, file) {
         Some(live) => Arc::new(ir::collect_items(&tree.0, &live)),
         None => Arc::new(ir::collect_items(&tree.0, file.text(db))),
     }

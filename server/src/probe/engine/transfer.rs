@@ -99,6 +99,13 @@ impl<'p> Engine<'p> {
                     let s = self.arena.substitute(e, target, e1);
                     let out = if sign_hit { &mut h2 } else { &mut m2 };
                     out.push(s);
+                } else if sign_hit
+                    && e1_disjoint
+                    && self.arena.contains(e, target)
+                    && let Some(s) = self.through_written(d, e, target, e0, e1, &w)
+                {
+                    // SUBST3
+                    h2.push(s);
                 }
             }
         }
@@ -173,7 +180,10 @@ impl<'p> Engine<'p> {
     /// it alone (`p != q`). Each case that is not contradicted is returned.
     pub(super) fn assign_split(&mut self, d: &Fact, e0: E, e1: E) -> SmallVec<[Fact; 2]> {
         let mut out = SmallVec::new();
-        match self.split_candidate(d, e0, e1) {
+        match self
+            .split_candidate(d, e0, e1)
+            .or_else(|| self.through_written_candidate(d, e0, e1))
+        {
             Some((x, p, q)) => {
                 for eq in [true, false] {
                     let mut c = d.clone();
@@ -187,6 +197,46 @@ impl<'p> Engine<'p> {
             None => out.extend(self.assign(d, e0, e1)),
         }
         out
+    }
+
+    /// A hit that reads the written field again through the value written (`q->f->f` past
+    /// `q->f = v`): its location is `v->f`, the written one only if `v == q`. The assignment
+    /// is split on that (`(e0, v, q)`: both cases write `e0`); with `v != q` SUBST3 of
+    /// `assign` carries the hit over as `v->f`, with `v == q` (a block that is its own
+    /// successor) the hit is the written value and the case is `assumed`. This is the cursor
+    /// step `p->next = new_node(); p = p->next;` of a list built in a loop: the hit
+    /// `p->next->next` (the node left behind was its own successor's `next`) reaches the
+    /// allocator wrapper's `malloc` as the new block's own field.
+    fn through_written_candidate(&mut self, d: &Fact, e0: E, e1: E) -> Option<(E, E, E)> {
+        if d.relations.len() >= MAX_RELS || d.hits.is_empty() {
+            return None;
+        }
+        let EKind::Field(q, f) = *self.arena.kind(e0) else {
+            return None;
+        };
+        let w = self.arena.pt(e0);
+        if w.all_memory
+            || self.has_unknown(q)
+            || self.has_unknown(e1)
+            || !self.disjoint(e0, &w)
+            || !self.disjoint(e1, &w)
+            || !self.arena.ty(e1).is_pointer_like()
+            || matches!(*self.arena.kind(e1), EKind::Int(_) | EKind::Num)
+            || e1 == q
+        {
+            return None;
+        }
+        if self.distinct_values(d, e1, q) || d.relations.contains(&PtrRel::new(e1, q, true)) {
+            return None;
+        }
+        let target = self.arena.deref(e0);
+        let through = d.hits.clone().into_iter().any(|e| {
+            let EKind::Deref(x) = *self.arena.kind(e) else {
+                return false;
+            };
+            matches!(*self.arena.kind(x), EKind::Field(b, g) if b == target && g == f)
+        });
+        through.then_some((e0, e1, q))
     }
 
     /// Whether location `target` (written, in regions `w`) can hold a reference of fact `d`
@@ -311,6 +361,39 @@ impl<'p> Engine<'p> {
             }
         }
         Some(names)
+    }
+
+    /// SUBST3: hit `e` past `*e0 ← e1` when its context reads the written region: past the
+    /// write, `target` (`*e0`) reads `e1`, and every other read of `e[e1/target]` is of a
+    /// location that keeps its address and is known to be another than `*e0` (a relation
+    /// `e1 != q` from the split of `through_written_candidate`), so it reads before the write
+    /// what it reads after. `None` when one read may be the written location.
+    fn through_written(
+        &mut self,
+        d: &Fact,
+        e: E,
+        target: E,
+        e0: E,
+        e1: E,
+        w: &RegionSet,
+    ) -> Option<E> {
+        let s = self.arena.substitute(e, target, e1);
+        let mut mems: SmallVec<[E; 8]> = SmallVec::new();
+        self.arena.mems(s, &mut mems);
+        let mut inside: SmallVec<[E; 8]> = SmallVec::new();
+        self.arena.mems(e1, &mut inside);
+        for m in mems {
+            let EKind::Deref(x) = *self.arena.kind(m) else {
+                continue;
+            };
+            if inside.contains(&m) || !self.arena.pt(x).intersects(w) {
+                continue;
+            }
+            if !self.apart_from_target(d, m, e0, w) {
+                return None;
+            }
+        }
+        Some(s)
     }
 
     /// A hit location in the written field of another block, which the write may or may not
@@ -481,8 +564,27 @@ impl<'p> Engine<'p> {
         let w = self.arena.pt(e0);
         let target = self.arena.deref(e0);
         let e0_disjoint = self.disjoint(e0, &w);
-        if fresh_contents && e0_disjoint && self.reads_new_block(d, target) {
-            return AllocResult::Contradiction;
+        if fresh_contents && e0_disjoint {
+            if self.reads_new_block(d, target) {
+                return AllocResult::Contradiction;
+            }
+            // The cell is this block, and another pointer is assumed equal to it: a value
+            // the write does not change was computed before the block existed, so it points
+            // elsewhere (or dangles, which no defined run then uses).
+            if d.is_hit(target) {
+                for r in d.relations.clone() {
+                    let other = if r.l == target {
+                        r.r
+                    } else if r.r == target {
+                        r.l
+                    } else {
+                        continue;
+                    };
+                    if r.eq && self.disjoint(other, &w) {
+                        return AllocResult::Contradiction;
+                    }
+                }
+            }
         }
         let unaliased_hit = d
             .hits
