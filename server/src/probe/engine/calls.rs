@@ -30,6 +30,26 @@ const MAX_RETURN_DEPTH: u32 = 5;
 
 use crate::probe::MAX_INDIRECT_TARGETS;
 
+/// Why a call is applied without exploring the callee's body: there is none here, or the
+/// callee may write any memory and the call is deeper than callees are followed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum NoBody {
+    Missing,
+    TooDeep,
+}
+
+impl NoBody {
+    /// How a path that ends at the call names the callee (the reason of an `escaped`).
+    fn describe(self, callee: &str) -> String {
+        match self {
+            NoBody::Missing => format!("`{callee}`, which has no body here"),
+            NoBody::TooDeep => {
+                format!("`{callee}`, which may write any memory and is not followed this deep")
+            }
+        }
+    }
+}
+
 impl<'p> Engine<'p> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn at_call(
@@ -79,6 +99,7 @@ impl<'p> Engine<'p> {
         // frames compressed, so that the recursion closes on a context already made: one
         // call deeper new contexts are made, further down only existing ones are used.
         let mut frames = Frames::Exact;
+        let mut no_body = NoBody::Missing;
         if let [g] = targets.as_slice()
             && self.chain_link(func, node, ctx, *g).is_some()
             && depth >= max_depth
@@ -174,6 +195,7 @@ impl<'p> Engine<'p> {
                 return;
             } else if depth >= max_depth {
                 targets.clear();
+                no_body = NoBody::TooDeep;
             } else if let Some(st) = self.stats.as_mut() {
                 st.explored(if dest_hit {
                     "result is the reference"
@@ -184,7 +206,7 @@ impl<'p> Engine<'p> {
         }
         if targets.is_empty() {
             let at = self.loc(func, node);
-            match self.bodyless_call(d, name.as_deref(), dest_e, &args_e, false, at) {
+            match self.bodyless_call(d, (name.as_deref(), no_body), dest_e, &args_e, false, at) {
                 Ok(f) => self.insert_preds(func, node, ctx, f, Prov::Edge(id)),
                 Err(PathEnd::Refuted(why)) => self.refute(func, node, why),
                 Err(PathEnd::Escaped(callee)) => self.escaped(func, node, callee),
@@ -676,12 +698,12 @@ impl<'p> Engine<'p> {
         Some(cur)
     }
 
-    /// A call to a function without a body (library or unknown). `dest` is written unless
-    /// `skip_dest` (the probe of that very write).
+    /// A call to a function without a body (library or unknown), or whose body is not
+    /// followed (`why`). `dest` is written unless `skip_dest` (the probe of that very write).
     pub(super) fn bodyless_call(
         &mut self,
         d: &Fact,
-        name: Option<&str>,
+        (name, why): (Option<&str>, NoBody),
         dest: Option<E>,
         args: &[E],
         skip_dest: bool,
@@ -743,9 +765,7 @@ impl<'p> Engine<'p> {
                             continue;
                         }
                         if cur.hits.iter().any(|h| self.arena.contains(*h, arg)) {
-                            return Err(PathEnd::Escaped(format!(
-                                "`{callee}`, which has no body here"
-                            )));
+                            return Err(PathEnd::Escaped(why.describe(callee)));
                         }
                         if !miss(&mut self.arena, &cur, arg) {
                             cur.misses.push(arg);
@@ -771,12 +791,7 @@ impl<'p> Engine<'p> {
                     cur = self.havoc(&cur, &w);
                     cur.tainted = was;
                 } else {
-                    cur = self.havoc_unknown(
-                        &cur,
-                        &w,
-                        &format!("`{callee}`, which has no body here"),
-                        at,
-                    );
+                    cur = self.havoc_unknown(&cur, &w, &why.describe(callee), at);
                 }
                 self.arena.mk(EKind::Unknown, &Type::Unknown)
             }

@@ -2,7 +2,7 @@
 //! *after* a node, per context, separated by the regions of its hit expressions, §4.8), one
 //! step per statement kind, and the entry of a function (summaries and unmapping to callers).
 
-use super::calls::PathEnd;
+use super::calls::{NoBody, PathEnd};
 use super::frames::{FootprintPoint, Frames, PointAt};
 use super::transfer::AllocResult;
 use super::verdict::{InputCondition, Outcome, cond_text};
@@ -206,7 +206,14 @@ impl<'p> Engine<'p> {
                             Callee::Indirect(_) => None,
                         };
                         let at = self.loc(func, node);
-                        match self.bodyless_call(&f0, name.as_deref(), Some(d), &args_e, true, at) {
+                        match self.bodyless_call(
+                            &f0,
+                            (name.as_deref(), NoBody::Missing),
+                            Some(d),
+                            &args_e,
+                            true,
+                            at,
+                        ) {
                             Ok(f) => self.insert_preds(func, node, Ctx::BASE, f, Prov::Start),
                             Err(PathEnd::Refuted(why)) => self.refute(func, node, why),
                             Err(PathEnd::Escaped(callee)) => self.escaped(func, node, callee),
