@@ -370,7 +370,21 @@ impl<'p> Engine<'p> {
         let assume = instead_of_exploring.then(|| {
             f.constraints.len() < d.constraints.len() || f.relations.len() < d.relations.len()
         });
-        self.with_result(id, func, node, ctx, f, dest_e, (returns, assume), &callee);
+        // A callee that returns one of its number parameters unchanged returns the argument.
+        let returned_arg = match gs {
+            [g] => self.returned_param(*g).and_then(|k| args_e.get(k).copied()),
+            _ => None,
+        };
+        self.with_result(
+            id,
+            func,
+            node,
+            ctx,
+            f,
+            dest_e,
+            (returns, returned_arg, assume),
+            &callee,
+        );
     }
 
     /// The parameters (by position) every one of `gs` frees unless they are NULL
@@ -398,7 +412,8 @@ impl<'p> Engine<'p> {
     }
 
     /// Backwards over the assignment of a summarised call's result to `dest`: with the
-    /// constants the callee can return (`returns`), one fact per value; otherwise an unknown
+    /// constants the callee can return (`returns`), one fact per value; the argument it
+    /// returns unchanged (`returned_arg`, `returns::returned_param`); otherwise an unknown
     /// value. The facts go to the call's predecessors.
     ///
     /// `assume` is set for a call summarised instead of explored, with whether the summary
@@ -415,7 +430,7 @@ impl<'p> Engine<'p> {
         ctx: Ctx,
         mut f: Fact,
         dest: Option<E>,
-        (returns, assume): (Option<std::sync::Arc<[i64]>>, Option<bool>),
+        (returns, returned_arg, assume): (Option<std::sync::Arc<[i64]>>, Option<E>, Option<bool>),
         callee: &str,
     ) {
         if assume == Some(true) {
@@ -426,7 +441,10 @@ impl<'p> Engine<'p> {
             return;
         };
         let Some(vs) = returns else {
-            let u = self.arena.mk(EKind::Unknown, &Type::Unknown);
+            let u = match returned_arg {
+                Some(a) => a,
+                None => self.arena.mk(EKind::Unknown, &Type::Unknown),
+            };
             match self.assign(&f, de, u) {
                 Some(mut g) => {
                     if assume.is_some()

@@ -120,6 +120,8 @@ struct Caches {
     unescaped: FxHashMap<FuncId, Arc<Vec<LocalId>>>,
     /// The constants each function can return, when it returns only constants (`returns`).
     return_constants: FxHashMap<FuncId, Option<Arc<[i64]>>>,
+    /// The parameter each function always returns unchanged, if any (`returns`).
+    returned_params: FxHashMap<FuncId, Option<usize>>,
     /// Statements a call of each function may walk (`returns::heavy`).
     weights: FxHashMap<FuncId, usize>,
     /// The parameters each function frees unless NULL (`Program::freed_params`).

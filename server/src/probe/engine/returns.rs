@@ -1,6 +1,7 @@
-//! Two cheap facts about a callee, for calls that matter to a probe only through the path's
+//! Three cheap facts about a callee, for calls that matter to a probe only through the path's
 //! constraints (`Engine::constraints_only_call`): the constants it can return
-//! (`return_constants`) and how much code exploring it would walk (`heavy`).
+//! (`return_constants`), the parameter it returns unchanged (`returned_param`), and how much
+//! code exploring it would walk (`heavy`).
 //!
 //! Such a call cannot touch the cell: it only decides which results, and which values of the
 //! memory it writes, the path's conditions can meet. Exploring a large callee for that is
@@ -93,6 +94,28 @@ impl<'p> Engine<'p> {
         Some(values.into())
     }
 
+    /// The parameter (by position) whose entry value `g` always returns, when every value
+    /// it stores into its result is that parameter, read unchanged: a number-valued
+    /// parameter that no statement writes and whose address is never taken (`int
+    /// check(int value, …) { …; return value; }`, libarchive's `assertion_assert`). A call
+    /// of `g` then returns its argument, whatever else the summary forgets. `None` for a
+    /// pointer result, opaque code, or any other value.
+    pub(super) fn returned_param(&mut self, g: FuncId) -> Option<usize> {
+        if let Some(r) = self.caches.returned_params.get(&g) {
+            return *r;
+        }
+        let body = self.body(g);
+        let int =
+            |t: &crate::ir::types::Type| self.arena.env().resolve(t) == crate::ir::types::Type::Int;
+        let r = returned_param_of(&body).filter(|&k| {
+            let p = body.params[k];
+            body.ret.is_some_and(|r| int(&body.locals[r.0 as usize].ty))
+                && int(&body.locals[p.0 as usize].ty)
+        });
+        self.caches.returned_params.insert(g, r);
+        r
+    }
+
     /// Whether exploring a call of `targets` would walk more than `HEAVY_CALLEE_STATEMENTS`
     /// statements: each target's own, plus those of the functions it calls directly.
     pub(super) fn heavy(&mut self, targets: &[FuncId]) -> bool {
@@ -168,4 +191,49 @@ fn address_escapes(body: &FunctionIr, r: LocalId) -> bool {
         StmtKind::Return { value } => *value == Some(addr),
         _ => false,
     })
+}
+
+/// [`Engine::returned_param`] on one body.
+fn returned_param_of(body: &FunctionIr) -> Option<usize> {
+    let r = body.ret?;
+    if address_escapes(body, r) {
+        return None;
+    }
+    let mut found: Option<LocalId> = None;
+    for n in &body.nodes {
+        match &n.stmt.kind {
+            StmtKind::Assign { addr, value } if is_addr_of(body, *addr, r) => {
+                let ExprKind::Deref(a) = body.exprs.kind(*value) else {
+                    return None;
+                };
+                let ExprKind::Addr(Symbol::Local(p)) = body.exprs.kind(*a) else {
+                    return None;
+                };
+                if !body.params.contains(p) || found.is_some_and(|q| q != *p) {
+                    return None;
+                }
+                found = Some(*p);
+            }
+            StmtKind::Alloc { addr, .. } if is_addr_of(body, *addr, r) => return None,
+            StmtKind::Call { dest: Some(d), .. } if is_addr_of(body, *d, r) => return None,
+            StmtKind::Opaque { .. } => return None,
+            _ => {}
+        }
+    }
+    let p = found?;
+    if address_escapes(body, p) {
+        return None;
+    }
+    // Nothing writes the parameter after entry.
+    let written = body.nodes.iter().any(|n| match &n.stmt.kind {
+        StmtKind::Assign { addr, .. }
+        | StmtKind::Alloc { addr, .. }
+        | StmtKind::ZeroFill { addr } => is_addr_of(body, *addr, p),
+        StmtKind::Call { dest: Some(d), .. } => is_addr_of(body, *d, p),
+        _ => false,
+    });
+    if written {
+        return None;
+    }
+    body.params.iter().position(|q| *q == p)
 }
