@@ -370,9 +370,13 @@ impl<'p> Engine<'p> {
         let assume = instead_of_exploring.then(|| {
             f.constraints.len() < d.constraints.len() || f.relations.len() < d.relations.len()
         });
-        // A callee that returns one of its number parameters unchanged returns the argument.
+        // A callee that returns one of its number parameters unchanged returns the argument:
+        // a number as passed (a pointer converted to the parameter's type is not itself).
         let returned_arg = match gs {
-            [g] => self.returned_param(*g).and_then(|k| args_e.get(k).copied()),
+            [g] => self
+                .returned_param(*g)
+                .and_then(|k| args_e.get(k).copied())
+                .filter(|a| !crate::probe::expr::is_pointerish(self.arena.ty(*a))),
             _ => None,
         };
         self.with_result(
