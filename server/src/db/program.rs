@@ -6,8 +6,8 @@ use super::database::Db;
 use super::front_end::{Function, body, library_model, type_env};
 use super::names::{all_functions, function_ids, resolve_function};
 use super::whole_program::{
-    callers_of, indirect_targets, mod_of, never_returns_of, nonnull_params_of, type_classes,
-    unescaped_locals,
+    callers_of, indirect_targets, mod_of, never_returns_of, nonnull_params_of,
+    null_passed_params_of, type_classes, unescaped_locals,
 };
 use crate::ir::{FunctionIr, NodeId, TypeEnv};
 use crate::probe::{self, FuncId};
@@ -180,6 +180,12 @@ impl probe::Program for DbProgram<'_> {
     fn nonnull_params(&self, f: FuncId) -> Arc<Vec<bool>> {
         match self.funcs.get(f as usize) {
             Some(g) => nonnull_params_of(self.db, *g),
+            None => Arc::new(vec![]),
+        }
+    }
+    fn null_passed_params(&self, f: FuncId) -> Arc<Vec<bool>> {
+        match self.funcs.get(f as usize) {
+            Some(g) => null_passed_params_of(self.db, *g),
             None => Arc::new(vec![]),
         }
     }

@@ -181,6 +181,36 @@ pub fn nonnull_param_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<Vec<bool>>> {
     ))
 }
 
+/// The parameters some chain of known calls may pass an explicit NULL, for each function by
+/// index in `all_functions` (`probe::nonnull_params::null_passed_params_of_inputs`).
+#[salsa::tracked(returns(clone))]
+pub fn null_passed_param_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<Vec<bool>>> {
+    let funcs = all_functions(db, ws);
+    let g = call_graph(db, ws);
+    let inputs: Vec<Arc<probe::nonnull_params::NonnullInputs>> =
+        funcs.iter().map(|f| nonnull_inputs(db, *f)).collect();
+    let refs: Vec<&probe::nonnull_params::NonnullInputs> =
+        inputs.iter().map(|b| b.as_ref()).collect();
+    let callers: Vec<&[(u32, NodeId)]> = (0..funcs.len() as u32)
+        .map(|i| g.callers.get(&i).map(Vec::as_slice).unwrap_or(&[]))
+        .collect();
+    Arc::new(probe::nonnull_params::null_passed_params_of_inputs(
+        &refs, &callers,
+    ))
+}
+
+/// One function's row of [`null_passed_param_table`].
+#[salsa::tracked(returns(clone))]
+pub fn null_passed_params_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<bool>> {
+    let ws = db.workspace();
+    let idx = function_ids(db, ws).get(&f).copied();
+    let t = null_passed_param_table(db, ws);
+    Arc::new(
+        idx.and_then(|i| t.get(i as usize).cloned())
+            .unwrap_or_default(),
+    )
+}
+
 /// What [`nonnull_param_table`] reads of one body: an edit re-reads that body only.
 #[salsa::tracked(returns(clone))]
 pub fn nonnull_inputs<'db>(

@@ -108,6 +108,12 @@ pub trait Program {
     fn nonnull_params(&self, _f: FuncId) -> Arc<Vec<bool>> {
         Arc::new(vec![])
     }
+    /// The parameters of `f` (by position) some chain of known calls may pass an explicit
+    /// NULL (see `nonnull_params::null_passed_params_of_inputs`). A host that does not know
+    /// says none, which the engine reads as "any may be".
+    fn null_passed_params(&self, _f: FuncId) -> Arc<Vec<bool>> {
+        Arc::new(vec![])
+    }
     /// The parameters of `f` (by position) it frees on every path that returns unless they
     /// are NULL (see `freed_params`); a host may cache it.
     fn freed_params(&self, f: FuncId) -> Arc<Vec<bool>> {

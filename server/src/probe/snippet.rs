@@ -105,6 +105,14 @@ impl Program for SnippetProgram {
         let mut t = super::nonnull_params::nonnull_params(&refs, &callers);
         Arc::new(std::mem::take(&mut t[f as usize]))
     }
+    fn null_passed_params(&self, f: FuncId) -> Arc<Vec<bool>> {
+        let refs: Vec<&FunctionIr> = self.funcs.iter().map(|b| b.as_ref()).collect();
+        let callers: Vec<Vec<(FuncId, NodeId)>> = (0..self.funcs.len() as FuncId)
+            .map(|g| self.callers(g))
+            .collect();
+        let mut t = super::nonnull_params::null_passed_params(&refs, &callers);
+        Arc::new(std::mem::take(&mut t[f as usize]))
+    }
     fn mod_set(&self, _f: FuncId) -> Arc<ModSet> {
         Arc::new(ModSet {
             all: true,

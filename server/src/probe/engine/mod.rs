@@ -126,6 +126,8 @@ struct Caches {
     weights: FxHashMap<FuncId, usize>,
     /// The parameters each function frees unless NULL (`Program::freed_params`).
     freed_params: FxHashMap<FuncId, Arc<Vec<bool>>>,
+    /// The parameters each function compares itself (`nonnull_params::tested_params`).
+    tested_params: FxHashMap<FuncId, Arc<Vec<bool>>>,
 }
 
 /// What the engine is looking at: set while a slot is processed (or a fact stored), read by

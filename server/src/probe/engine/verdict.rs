@@ -37,6 +37,11 @@ pub(super) struct VerdictState {
     /// Where the pending leak's witness went on into the callers, and the conditions of its
     /// path still open there (shown in the trace if the leak is reported undecided).
     pub(super) pending_condition: Option<(Loc, String)>,
+    /// Whether every path of the witness that went on into the callers needed, there, a
+    /// pointer parameter to be NULL that its function never tests itself (see
+    /// `Engine::untested_null_parameter`): if so, a leak the callers did not decide in time
+    /// depends on its callers, and is not reported.
+    pub(super) untested_null: UntestedNull,
     /// The probe's node and what happens there, the last step of a leak's trace.
     pub(super) probe_func: FuncId,
     pub(super) probe_node: NodeId,
@@ -59,6 +64,7 @@ impl VerdictState {
             escaped: None,
             pending_leak: None,
             pending_condition: None,
+            untested_null: UntestedNull::Unseen,
             probe_func: func,
             probe_node: site.node,
             probe_note: probe_note(site),
@@ -112,8 +118,30 @@ pub(super) struct Reason {
     at: Option<Loc>,
 }
 
+/// What the witness's paths into the callers needed (`VerdictState::untested_null`).
+pub(super) enum UntestedNull {
+    /// No path has gone into the callers yet.
+    Unseen,
+    /// Every one so far needed an untested pointer parameter NULL; the first, described.
+    All(InputCondition),
+    /// Some path did not.
+    NotAll,
+}
+
+impl UntestedNull {
+    /// One more path of the witness reaches an entry with conditions still to decide.
+    pub(super) fn see(&mut self, needs: Option<InputCondition>) {
+        *self = match (std::mem::replace(self, UntestedNull::NotAll), needs) {
+            (UntestedNull::Unseen, Some(c)) => UntestedNull::All(c),
+            (UntestedNull::All(c), Some(_)) => UntestedNull::All(c),
+            _ => UntestedNull::NotAll,
+        };
+    }
+}
+
 /// An entry of a function without callers was reached: the condition on its inputs under
 /// which it leaks.
+#[derive(Clone)]
 pub(super) struct InputCondition {
     pub(super) function: FuncId,
     pub(super) condition: String,
@@ -212,6 +240,17 @@ impl<'p> Engine<'p> {
     pub(super) fn finish(mut self) -> ProbeResult {
         let transfers = self.worklist.transfers;
         let mut undecided = None;
+        if matches!(self.verdict.outcome, Some(Outcome::Budget(_)))
+            && self.verdict.pending_leak.is_some()
+            && let UntestedNull::All(c) =
+                std::mem::replace(&mut self.verdict.untested_null, UntestedNull::NotAll)
+        {
+            // Every path to the leak needs a parameter NULL that its function never tests,
+            // only passes on to code that does: whether a caller passes NULL decides it, and
+            // the callers were not followed far enough to know. Input-dependent, not a leak.
+            self.verdict.pending_leak = None;
+            self.verdict.input_dependent = Some(c);
+        }
         if matches!(self.verdict.outcome, Some(Outcome::Budget(_)))
             && let Some((slot, alloc_node)) = self.verdict.pending_leak.take()
         {

@@ -5,7 +5,7 @@
 use super::calls::{NoBody, PathEnd};
 use super::frames::{FootprintPoint, Frames, PointAt};
 use super::transfer::AllocResult;
-use super::verdict::{InputCondition, Outcome, cond_text};
+use super::verdict::{InputCondition, Outcome, UntestedNull, cond_text};
 use super::{Ctx, Engine, SlotId};
 use crate::ir::{
     BinOp, Callee, ExprId, ExprKind, FunctionIr, LocalId, LocalKind, NodeId, Notation, StmtKind,
@@ -599,6 +599,57 @@ impl<'p> Engine<'p> {
         None
     }
 
+    /// At an entry the witness reaches with conditions still to decide: a pointer parameter
+    /// the path needs NULL there that `func` never tests itself (`tested_params`), only
+    /// passes on to a callee whose `if (!h) return;` dropped the block, and that no chain of
+    /// known calls passes an explicit NULL (`Program::null_passed_params`). Such a path
+    /// leaks only if a caller passes NULL where the function's own code assumes it does
+    /// not: it depends on the callers (`UntestedNull`), and reaching an entry without
+    /// callers does not confirm it while every such path so far has needed it.
+    fn untested_null_parameter(&mut self, func: FuncId, f: &Fact) -> Option<InputCondition> {
+        if f.constraints.is_empty() {
+            return None;
+        }
+        let tested = match self.caches.tested_params.get(&func) {
+            Some(t) => t.clone(),
+            None => {
+                let t = std::sync::Arc::new(crate::probe::nonnull_params::tested_params(
+                    &self.body(func),
+                ));
+                self.caches.tested_params.insert(func, t.clone());
+                t
+            }
+        };
+        let b = self.body(func);
+        // Known: no chain of calls passes it an explicit NULL (a host that does not know
+        // says nothing, and then any parameter may be).
+        let passed_null = self.prog.null_passed_params(func);
+        for (k, &p) in b.params.iter().enumerate() {
+            if tested.get(k).copied().unwrap_or(true)
+                || passed_null.get(k).copied().unwrap_or(true)
+                || !self.arena.env().resolve(&b.local(p).ty).is_pointer()
+            {
+                continue;
+            }
+            let a = self.local_addr(func, p);
+            let v = self.arena.deref(a);
+            let null = f.constraints.iter().any(|c| {
+                c.e == v && matches!((c.rel, c.k), (Rel::Eq, 0) | (Rel::Le, 0) | (Rel::Lt, 1))
+            });
+            if null {
+                let name = &b.local(p).name;
+                let fname = self.prog.function_name(func);
+                return Some(InputCondition {
+                    function: func,
+                    condition: format!(
+                        "the leak found needs `{name}` to be NULL on entry, and `{fname}` never tests `{name}` itself: it only passes it on to code that does"
+                    ),
+                });
+            }
+        }
+        None
+    }
+
     fn at_entry(
         &mut self,
         id: SlotId,
@@ -640,7 +691,25 @@ impl<'p> Engine<'p> {
             } else {
                 self.prog.callers(func)
             };
+            let untested = if f.unknown_drop.is_some() || f.assumed {
+                None
+            } else {
+                self.untested_null_parameter(func, &f)
+            };
+            if callers.is_empty()
+                && !matches!(self.verdict.untested_null, UntestedNull::NotAll)
+                && let Some(c) = untested
+            {
+                // No caller to ask: the path needs a NULL that the function's own code never
+                // expects. It depends on the function's callers, wherever they are.
+                self.verdict.untested_null.see(Some(c.clone()));
+                if self.verdict.input_dependent.is_none() {
+                    self.verdict.input_dependent = Some(c);
+                }
+                return;
+            }
             if !callers.is_empty() {
+                self.verdict.untested_null.see(untested);
                 // The path's conditions still constrain this function's inputs (`h == NULL`
                 // for a parameter every caller passes as `&list`): follow the witness into
                 // the callers, where the arguments may contradict them. The leak is kept as
