@@ -167,6 +167,15 @@ pub fn callers_of<'db>(db: &'db dyn Db, f: Function<'db>) -> Arc<Vec<(u32, NodeI
 /// `all_functions` (`probe::nonnull_params`).
 #[salsa::tracked(returns(clone))]
 pub fn nonnull_param_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<Vec<bool>>> {
+    param_table(db, ws, probe::nonnull_params::nonnull_params_of_inputs)
+}
+
+/// A whole-program table over every body's `NonnullInputs` and the call graph's call sites.
+fn param_table(
+    db: &dyn Db,
+    ws: Workspace,
+    table: probe::nonnull_params::InputsTable,
+) -> Arc<Vec<Vec<bool>>> {
     let funcs = all_functions(db, ws);
     let g = call_graph(db, ws);
     let inputs: Vec<Arc<probe::nonnull_params::NonnullInputs>> =
@@ -176,27 +185,14 @@ pub fn nonnull_param_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<Vec<bool>>> {
     let callers: Vec<&[(u32, NodeId)]> = (0..funcs.len() as u32)
         .map(|i| g.callers.get(&i).map(Vec::as_slice).unwrap_or(&[]))
         .collect();
-    Arc::new(probe::nonnull_params::nonnull_params_of_inputs(
-        &refs, &callers,
-    ))
+    Arc::new(table(&refs, &callers))
 }
 
 /// The parameters some chain of known calls may pass an explicit NULL, for each function by
 /// index in `all_functions` (`probe::nonnull_params::null_passed_params_of_inputs`).
 #[salsa::tracked(returns(clone))]
 pub fn null_passed_param_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<Vec<bool>>> {
-    let funcs = all_functions(db, ws);
-    let g = call_graph(db, ws);
-    let inputs: Vec<Arc<probe::nonnull_params::NonnullInputs>> =
-        funcs.iter().map(|f| nonnull_inputs(db, *f)).collect();
-    let refs: Vec<&probe::nonnull_params::NonnullInputs> =
-        inputs.iter().map(|b| b.as_ref()).collect();
-    let callers: Vec<&[(u32, NodeId)]> = (0..funcs.len() as u32)
-        .map(|i| g.callers.get(&i).map(Vec::as_slice).unwrap_or(&[]))
-        .collect();
-    Arc::new(probe::nonnull_params::null_passed_params_of_inputs(
-        &refs, &callers,
-    ))
+    param_table(db, ws, probe::nonnull_params::null_passed_params_of_inputs)
 }
 
 /// One function's row of [`null_passed_param_table`].

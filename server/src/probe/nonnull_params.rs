@@ -62,13 +62,29 @@ pub fn nonnull_inputs(b: &FunctionIr) -> NonnullInputs {
     }
 }
 
+/// A whole-program table by function and parameter position, from the bodies'
+/// [`NonnullInputs`] and each function's call sites as (caller, call node).
+pub type InputsTable = fn(&[&NonnullInputs], &[&[(u32, NodeId)]]) -> Vec<Vec<bool>>;
+
+/// The same table from the bodies themselves.
+pub type BodiesTable = fn(&[&FunctionIr], &[Vec<(u32, NodeId)>]) -> Vec<Vec<bool>>;
+
 /// For each function, the parameters (by position) every known call passes non-NULL.
 /// `bodies[i]` is function `i`; `callers[i]` its call sites as (caller, call node).
 pub fn nonnull_params(bodies: &[&FunctionIr], callers: &[Vec<(u32, NodeId)>]) -> Vec<Vec<bool>> {
+    of_bodies(bodies, callers, nonnull_params_of_inputs)
+}
+
+/// `table` on the bodies' [`NonnullInputs`].
+fn of_bodies(
+    bodies: &[&FunctionIr],
+    callers: &[Vec<(u32, NodeId)>],
+    table: InputsTable,
+) -> Vec<Vec<bool>> {
     let inputs: Vec<NonnullInputs> = bodies.iter().map(|b| nonnull_inputs(b)).collect();
     let refs: Vec<&NonnullInputs> = inputs.iter().collect();
     let callers: Vec<&[(u32, NodeId)]> = callers.iter().map(Vec::as_slice).collect();
-    nonnull_params_of_inputs(&refs, &callers)
+    table(&refs, &callers)
 }
 
 /// For each function, the parameters some chain of known calls may pass NULL
@@ -77,10 +93,7 @@ pub fn null_passed_params(
     bodies: &[&FunctionIr],
     callers: &[Vec<(u32, NodeId)>],
 ) -> Vec<Vec<bool>> {
-    let inputs: Vec<NonnullInputs> = bodies.iter().map(|b| nonnull_inputs(b)).collect();
-    let refs: Vec<&NonnullInputs> = inputs.iter().collect();
-    let callers: Vec<&[(u32, NodeId)]> = callers.iter().map(Vec::as_slice).collect();
-    null_passed_params_of_inputs(&refs, &callers)
+    of_bodies(bodies, callers, null_passed_params_of_inputs)
 }
 
 /// [`nonnull_params`] on the bodies' [`NonnullInputs`].

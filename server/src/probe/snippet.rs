@@ -31,6 +31,16 @@ impl SnippetProgram {
         }
     }
 
+    /// Row `f` of a whole-program parameter table computed on the snippet's bodies.
+    fn param_row(&self, f: FuncId, table: super::nonnull_params::BodiesTable) -> Arc<Vec<bool>> {
+        let refs: Vec<&FunctionIr> = self.funcs.iter().map(|b| b.as_ref()).collect();
+        let callers: Vec<Vec<(FuncId, NodeId)>> = (0..self.funcs.len() as FuncId)
+            .map(|g| self.callers(g))
+            .collect();
+        let mut t = table(&refs, &callers);
+        Arc::new(std::mem::take(&mut t[f as usize]))
+    }
+
     /// The function called `name`.
     pub(crate) fn func(&self, name: &str) -> FuncId {
         self.funcs
@@ -98,20 +108,10 @@ impl Program for SnippetProgram {
         &self.classes
     }
     fn nonnull_params(&self, f: FuncId) -> Arc<Vec<bool>> {
-        let refs: Vec<&FunctionIr> = self.funcs.iter().map(|b| b.as_ref()).collect();
-        let callers: Vec<Vec<(FuncId, NodeId)>> = (0..self.funcs.len() as FuncId)
-            .map(|g| self.callers(g))
-            .collect();
-        let mut t = super::nonnull_params::nonnull_params(&refs, &callers);
-        Arc::new(std::mem::take(&mut t[f as usize]))
+        self.param_row(f, super::nonnull_params::nonnull_params)
     }
     fn null_passed_params(&self, f: FuncId) -> Arc<Vec<bool>> {
-        let refs: Vec<&FunctionIr> = self.funcs.iter().map(|b| b.as_ref()).collect();
-        let callers: Vec<Vec<(FuncId, NodeId)>> = (0..self.funcs.len() as FuncId)
-            .map(|g| self.callers(g))
-            .collect();
-        let mut t = super::nonnull_params::null_passed_params(&refs, &callers);
-        Arc::new(std::mem::take(&mut t[f as usize]))
+        self.param_row(f, super::nonnull_params::null_passed_params)
     }
     fn mod_set(&self, _f: FuncId) -> Arc<ModSet> {
         Arc::new(ModSet {
