@@ -581,19 +581,35 @@ impl<'p> Engine<'p> {
             return None;
         }
         let b = self.body(func);
-        for (&p, _) in b.params.iter().zip(nonnull.iter()).filter(|(_, nn)| **nn) {
+        let p =
+            self.param_needed_null(func, &b, f, |k| nonnull.get(k).copied().unwrap_or(false))?;
+        let name = &b.local(p).name;
+        Some(format!(
+            "the path needs `{name}` to be NULL on entry, and every call of `{}` passes a non-NULL `{name}`",
+            self.prog.function_name(func)
+        ))
+    }
+
+    /// The first parameter of `func` (body `b`) that `keep` admits (by position)
+    /// and that the constraints of `f` need NULL: `v == 0`, or for a pointer the same said
+    /// as `v <= 0` or `v < 1`.
+    fn param_needed_null(
+        &mut self,
+        func: FuncId,
+        b: &FunctionIr,
+        f: &Fact,
+        keep: impl Fn(usize) -> bool,
+    ) -> Option<LocalId> {
+        for (k, &p) in b.params.iter().enumerate() {
+            if !keep(k) {
+                continue;
+            }
             let a = self.local_addr(func, p);
             let v = self.arena.deref(a);
-            // `v == 0`, or for a pointer the same said as `v <= 0` or `v < 1`.
-            let null = f.constraints.iter().any(|c| {
+            if f.constraints.iter().any(|c| {
                 c.e == v && matches!((c.rel, c.k), (Rel::Eq, 0) | (Rel::Le, 0) | (Rel::Lt, 1))
-            });
-            if null {
-                let name = &b.local(p).name;
-                return Some(format!(
-                    "the path needs `{name}` to be NULL on entry, and every call of `{}` passes a non-NULL `{name}`",
-                    self.prog.function_name(func)
-                ));
+            }) {
+                return Some(p);
             }
         }
         None
@@ -624,30 +640,24 @@ impl<'p> Engine<'p> {
         // Known: no chain of calls passes it an explicit NULL (a host that does not know
         // says nothing, and then any parameter may be).
         let passed_null = self.prog.null_passed_params(func);
-        for (k, &p) in b.params.iter().enumerate() {
-            if tested.get(k).copied().unwrap_or(true)
-                || passed_null.get(k).copied().unwrap_or(true)
-                || !self.arena.env().resolve(&b.local(p).ty).is_pointer()
-            {
-                continue;
-            }
-            let a = self.local_addr(func, p);
-            let v = self.arena.deref(a);
-            let null = f.constraints.iter().any(|c| {
-                c.e == v && matches!((c.rel, c.k), (Rel::Eq, 0) | (Rel::Le, 0) | (Rel::Lt, 1))
-            });
-            if null {
-                let name = &b.local(p).name;
-                let fname = self.prog.function_name(func);
-                return Some(InputCondition {
-                    function: func,
-                    condition: format!(
-                        "the leak found needs `{name}` to be NULL on entry, and `{fname}` never tests `{name}` itself: it only passes it on to code that does"
-                    ),
-                });
-            }
-        }
-        None
+        let pointer: Vec<bool> = b
+            .params
+            .iter()
+            .map(|&p| self.arena.env().resolve(&b.local(p).ty).is_pointer())
+            .collect();
+        let p = self.param_needed_null(func, &b, f, |k| {
+            pointer[k]
+                && !tested.get(k).copied().unwrap_or(true)
+                && !passed_null.get(k).copied().unwrap_or(true)
+        })?;
+        let name = &b.local(p).name;
+        let fname = self.prog.function_name(func);
+        Some(InputCondition {
+            function: func,
+            condition: format!(
+                "the leak found needs `{name}` to be NULL on entry, and `{fname}` never tests `{name}` itself: it only passes it on to code that does"
+            ),
+        })
     }
 
     fn at_entry(
